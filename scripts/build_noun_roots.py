@@ -13,9 +13,12 @@ by where its senses sit under a few broad synsets (their hypernym closure):
   young person or an adult, a woman or a man, an eater (a vegetarian), a believer, an
   inhabitant, a patient, a student, a scholar or a thinker ("historian",
   "coordinator"), a maker;
-- ``w``: that role is a line of work: a worker, a professional, a clergyman, an
-  entertainer, a businessperson, an officer of the law, an administrator or an
-  official ("marine", "hairdresser", "referee"; not "teenager", "widow");
+- ``w``: its most frequent sense as a kind of person (written in lower case or as an
+  acronym: not "Samuel Barber", one person) is a line of work: a worker, a
+  professional, a clergyman, an entertainer, a businessperson, an officer of the law,
+  an administrator, an official, a scientist or a civil authority ("marine",
+  "hairdresser", "referee", "chemist", "mayor", "barber"; not "teenager", "widow",
+  "Darwin"); a scientist and a civil authority are roles (``r``) too;
 - ``j``: at least half of its senses as a person are a judgement of people (a good or
   a bad person, an unpleasant or unwelcome one, a simpleton, an intellectual, a
   compulsive, an oppressor), a ruler, or a being of belief or fiction ("a saint",
@@ -51,6 +54,9 @@ WORK = (
     ("businessperson", 1), ("lawman", 1), ("administrator", 1), ("official", 1),
     ("official", 2),
 )  # fmt: skip
+# ... and of work WordNet puts elsewhere, said of a kind of person only ("chemist", not
+# "Darwin"): a scientist, a civil authority ("mayor")
+MORE_WORK = (("scientist", 1), ("civil_authority", 1))
 ROLES = (
     *WORK, ("relative", 1), ("juvenile", 1), ("adult", 1), ("spouse", 1), ("lover", 1),
     ("female", 2), ("male", 2), ("eater", 1), ("religious_person", 1), ("inhabitant", 1),
@@ -126,15 +132,17 @@ def build(wordnet: Path) -> list[str]:
         return closures[offset]
 
     roles, judgements, fields = roots(ROLES), roots(JUDGEMENTS), roots(FIELDS)
-    work = roots(WORK)
+    work, more_work = roots((*WORK, *MORE_WORK)), roots(MORE_WORK)
     no_homes, languages, ordeals = roots(NO_HOMES), roots(LANGUAGES), roots(ORDEALS)
     lines = []
     for lemma, offsets in sorted(index.items()):
         people = [o for o in offsets if synsets[o][0] == PERSON_FILE]
         letters = ""
-        if people and not roles.isdisjoint(above(people[0])):
+        # the most frequent sense of a kind of person, not of one person ("Samuel Barber")
+        kind = next((above(o) for o in people if _common(lemma, synsets[o][3])), set())
+        if people and not (roles.isdisjoint(above(people[0])) and more_work.isdisjoint(kind)):
             letters += "r"
-        if people and not work.isdisjoint(above(people[0])):
+        if not work.isdisjoint(kind):
             letters += "w"
         judged = sum(not judgements.isdisjoint(above(o)) for o in people)
         if people and 2 * judged >= len(people):
@@ -151,6 +159,12 @@ def build(wordnet: Path) -> list[str]:
         if letters and lemma.replace("_", "").replace("-", "").isalpha():
             lines.append(f"{lemma.replace('_', ' ')}\t{letters}")
     return lines
+
+
+def _common(lemma: str, written: list[str]) -> bool:
+    """Whether ``lemma`` is among a synset's words as ``written`` in lower case or as an
+    acronym: a kind of person ("chemist", "CEO"), not one person ("Bell", "Darwin")."""
+    return any(w.lower() == lemma and (w == lemma or w.isupper()) for w in written)
 
 
 def _is_ordeal(

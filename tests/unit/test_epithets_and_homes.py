@@ -17,6 +17,7 @@ from cognimem.text.noun_roots import (
     is_no_home,
     is_person_judgement,
     is_person_role,
+    is_person_work,
 )
 
 WHEN = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
@@ -38,6 +39,18 @@ def test_wordnet_parts_roles_from_judgements_of_people() -> None:
     assert not is_person_judgement("runner")
     assert not is_person_role("runner")
     assert not is_person_judgement("Qwzlrb")
+
+
+def test_wordnet_work_is_a_kind_of_person_not_one_person() -> None:
+    assert is_person_work("chemist")
+    assert is_person_work("mayor")
+    assert is_person_work("barber")  # its first person sense is Samuel Barber
+    assert is_person_work("ceo")  # written as an acronym
+    assert not is_person_work("darwin")
+    assert not is_person_work("bach")
+    assert not is_person_work("introvert")
+    assert is_person_role("chemist")
+    assert is_person_role("canadian")  # roles are as before
 
 
 def test_wordnet_knows_what_no_one_lives_in_and_fields_of_knowledge() -> None:
@@ -101,6 +114,13 @@ def test_the_gates_answer_for_the_clause() -> None:
         ("My cousin is a paratrooper.", ("cousin", "occupation", "job", "paratrooper")),
         ("My aunt Rosa is a stonemason.", ("Rosa", "occupation", "job", "stonemason")),
         ("I'm a 911 dispatcher.", ("user", "occupation", "job", "911 dispatcher")),
+        # a scientist and a civil authority are work though WordNet files them apart
+        ("I'm a geologist.", ("user", "occupation", "job", "geologist")),
+        ("My aunt Joan is a mayor.", ("Joan", "occupation", "job", "mayor")),
+        # a spouse said by their job, of the list or of WordNet
+        ("I'm married to a firefighter named Dan.", ("Dan", "occupation", "job", "firefighter")),
+        ("I'm married to a zoologist named Kim.", ("Kim", "occupation", "job", "zoologist")),
+        ("I'm married to a zoologist named Kim.", ("user", "relationship", "partner", "Kim")),
     ],
 )
 def test_a_job_the_list_lacks_is_read_when_wordnet_calls_it_work(
@@ -117,6 +137,8 @@ def test_a_job_the_list_lacks_is_read_when_wordnet_calls_it_work(
         "My nephew is a toddler.",
         "I'm a certified sofa critic.",  # a noun of work made a thing's: a joke title
         "My brother is a runner.",
+        "I'm married to a night owl named Sue.",  # a partner, no job
+        "I'm a Darwin.",  # one scientist, not a kind of person
     ],
 )
 def test_no_job_from_a_role_or_a_joke_title(text: str) -> None:

@@ -60,9 +60,10 @@ def is_no_home(noun: str) -> bool:
 
 
 def is_person_work(noun: str) -> bool:
-    """Whether ``noun``'s most frequent sense as a person is a line of work: a worker,
-    a professional, a clergyman, an entertainer, a businessperson, an officer of the
-    law, an administrator or an official ("marine", "hairdresser", "referee"; not
+    """Whether ``noun``'s most frequent sense as a kind of person (not one person:
+    "Darwin") is a line of work: a worker, a professional, a clergyman, an entertainer,
+    a businessperson, an officer of the law, an administrator, an official, a scientist
+    or a civil authority ("marine", "hairdresser", "referee", "chemist", "mayor"; not
     "teenager", "widow", "runner")."""
     return "w" in _letters(noun)
 

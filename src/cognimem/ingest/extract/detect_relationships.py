@@ -14,7 +14,7 @@ from cognimem.ingest.extract.clauses import Clause, prepare_clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.kinds import is_person_name
 from cognimem.ingest.extract.patterns import MODS, NAME, NAME1, NUMBER, PET, REL, gated, icase
-from cognimem.ingest.extract.work_nouns import their_work
+from cognimem.ingest.extract.work_nouns import spouse_work, their_work
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.noun_senses import first_class
@@ -91,7 +91,11 @@ _OWNER = icase(rf"^(?:my\s+{MODS}(?:{REL})\s*,?\s+)?(?P<who>{NAME1}(?:\s+{NAME1}
 # "My neighbour has a dog named Max": someone's pet, unnamed owner, not the speaker's
 _UNNAMED_OWNER = icase(rf"^(?:my|our)\s+{MODS}(?:{REL})\s+{_OWNS}")
 _PRONOUN_NAME = icase(rf"^(?:his|her|its|their)\s+name(?:'s|\s+is)\s+(?P<v>{NAME1})")
-_MARRIED = icase(rf"\b(?:I'm|I got)\s+(?:married|engaged)\s+to\s+(?P<v>{NAME})")
+# ... "to a firefighter named Dan": a partner said first by what they are
+_MARRIED = icase(
+    rf"\b(?:I'm|I got)\s+(?:married|engaged)\s+to\s+(?:an?\s+(?:[a-z-]+\s+){{1,3}}?"
+    rf"(?:named|called)\s+)?(?P<v>{NAME})"
+)
 # a relative described, unnamed: "My wife is Japanese", "My sister is a nurse" (not
 # where they are: "My mom is in the hospital")
 _MY_REL_SAYS = icase(rf"^my\s+{MODS}(?P<rel>{REL})\s+(?:is|was)\s+(?:an?\s+[a-z]|(?-i:[A-Z])[a-z])")
@@ -133,6 +137,8 @@ class RelationshipReader(Collector):
         for m in () if c.may("occupation") else their_work(c.text):  # "... is a marine"
             who = phrases.name(m.group("who")) or vocab.RELATIONS[m.group("rel").lower()]
             self.add(c, Cat.OCCUPATION, "job", m.group("v").lower(), subject=who)
+        if (spouse := spouse_work(c.text)) and (who := phrases.name(spouse[0])):
+            self.add(c, Cat.OCCUPATION, "job", spouse[1], subject=who)  # "married to a vet"
         m = _MY_REL_SAYS.match(c.text)  # "My wife is Japanese": a wife, unnamed
         if m and not self.facts_about_relation(m.group("rel")):
             self._relative(c, m.group("rel").lower(), m.group("rel").lower(), named=False, text="")

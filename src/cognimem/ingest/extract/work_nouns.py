@@ -5,7 +5,9 @@ stands under a worker, a professional, a clergyman, an entertainer, an official 
 so "I'm a teenager", "my aunt is a widow" and "my brother is a runner" give no job.
 A clause that holds a word of the job list is read by the occupation detector as
 before; these patterns read only clauses without one, from the identity detector ("I'm")
-and the relationship detector (a relation word), whose trigger words they need.
+and the relationship detector (a relation word), whose trigger words they need. The
+spouse said by their job ("I'm married to a firefighter named Dan") is read here with a
+job of the list or of WordNet alike: the occupation detector has no such frame.
 """
 
 from __future__ import annotations
@@ -13,11 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from cognimem.ingest.extract.patterns import MODS, NAME, REL, icase
+from cognimem.ingest.extract.patterns import MODS, NAME, REL, icase, names_occupation
 from cognimem.text.noun_roots import is_person_work
 from cognimem.text.noun_senses import noun_classes
 
-__all__ = ["own_work", "their_work"]
+__all__ = ["own_work", "spouse_work", "their_work"]
 
 # the noun phrase ends the clause or is followed by where or for whom the work is done
 _PHRASE = (
@@ -28,6 +30,11 @@ _OWN = icase(rf"^(?P<verb>I'm)\s+an?\s+{_PHRASE}")
 _THEIRS = icase(
     rf"^(?:my|our)\s+{MODS}(?P<rel>{REL})\s*,?\s+(?:(?P<who>{NAME})\s*,?\s+)?(?:is|was)\s+an?\s+"
     rf"{_PHRASE}"
+)
+
+_SPOUSE = icase(
+    r"\bI(?:'m| am)\s+married\s+to\s+an?\s+(?P<v>(?:[a-z-]+\s+){0,2}?(?P<head>[a-z-]+?))"
+    rf"\s+(?:named|called)\s+(?P<who>{NAME})"
 )
 
 
@@ -54,3 +61,12 @@ def their_work(text: str) -> Iterator[re.Match[str]]:
     m = _THEIRS.match(text)
     if m is not None and _work(m):
         yield m
+
+
+def spouse_work(text: str) -> tuple[str, str] | None:
+    """The spouse's name and job in "I'm married to a <job> named <name>" (a job of the
+    list or a noun of work), or None ("married to a guy named Dan")."""
+    m = _SPOUSE.search(text)
+    if m is None or not (_work(m) or names_occupation(m.group("v"))):
+        return None
+    return m.group("who"), m.group("v").lower()
