@@ -19,7 +19,14 @@ one ``policy`` fact: its value the sentence, its polarity the polarity head's (f
 when the sentence opens with a word of refusal, "No shoes in the house", as the fact
 conventions of ``docs/extraction.md`` read such a value), its confidence the heads'
 scores times ``BASE_CONFIDENCE`` (lowered by a hedge as the rules lower theirs), its
-evidence the sentence.
+evidence the sentence. With ``rule_gates`` set (the default since branch ``stance25``)
+the reader's decision goes through the gates the rules' own whole-sentence stances go
+through: not someone else's stance said with them as the subject ("My parents refuse
+to fly", the stance detector's ``THEIR_STANCE``), and the fact is added by the rules'
+:class:`~cognimem.ingest.extract.collector.Collector`, which keeps no constraint from a
+request for one occasion or a stance in the moment ("I refuse to answer that",
+``passing.in_the_moment``), marks a habit of the past as no longer holding, hedges and
+dates it as it does a rule-read fact.
 
 The weights are ``benchmarks/results/stance_reader.npz`` (12 KB), rebuilt from the
 tune halves of the labelled sets by ``benchmarks/train_stance_reader.py``; they are
@@ -48,9 +55,9 @@ from cognimem.ingest.extract.clauses import (
     shield_stops,
     tidy,
 )
-from cognimem.ingest.extract.collector import category_scores
+from cognimem.ingest.extract.collector import Collector, category_scores
 from cognimem.ingest.extract.detect_constraints import primary_tag
-from cognimem.ingest.extract.detect_stances import FIRST_PERSON
+from cognimem.ingest.extract.detect_stances import FIRST_PERSON, THEIR_STANCE
 from cognimem.ingest.extract.figures import copula, is_figure
 from cognimem.ingest.extract.passing import for_one_occasion, past_habit
 from cognimem.models.extraction import ExtractedFact, Extraction
@@ -113,12 +120,14 @@ def features(vector: np.ndarray, text: str) -> np.ndarray:
 class StanceReader:
     """Two logistic heads (weights, bias last) and the stance head's threshold;
     ``first_person``: speak only on a sentence with a first-person word (the stance
-    detector's own pattern)."""
+    detector's own pattern); ``rule_gates``: the rules' gates for a whole-sentence
+    stance decide whether the fact is kept (the module docstring)."""
 
     stance: np.ndarray
     polarity: np.ndarray
     threshold: float
     first_person: bool = False
+    rule_gates: bool = True
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> StanceReader:
@@ -174,7 +183,10 @@ class StanceReader:
         clause = stated(sentences[0], said_at)
         if clause is None:
             return extraction
-        fact = self._fact(sentences[0], stance * (_HEDGE if clause.hedged else 1.0), for_it)
+        if self.rule_gates:
+            fact = self._gated_fact(clause, sentences[0], stance, for_it, said_at)
+        else:
+            fact = self._fact(sentences[0], stance * (_HEDGE if clause.hedged else 1.0), for_it)
         if fact is None:
             return extraction
         importance = category_scores(FactCategory.POLICY).importance
@@ -184,6 +196,29 @@ class StanceReader:
                 "importance": max(extraction.importance or 0.0, importance),
             }
         )
+
+    def _gated_fact(
+        self, clause: Clause, sentence: str, stance: float, for_it: float, said_at: datetime
+    ) -> ExtractedFact | None:
+        """The reader's fact as the rules' collector keeps it, or None when a gate of the
+        rules' whole-sentence stances drops it (the module docstring)."""
+        if THEIR_STANCE.match(shield_stops(tidy(sentence))):
+            return None
+        fact = self._fact(sentence, stance, for_it)  # hedged by the collector
+        if fact is None:
+            return None
+        collector = Collector(said_at)
+        collector.add(
+            clause,
+            fact.category,
+            fact.predicate,
+            fact.value,
+            polarity=fact.polarity,
+            multi=True,
+            tags=fact.scope_tags,
+            confidence=fact.confidence,
+        )
+        return collector.facts[0] if collector.facts else None
 
     def _fact(self, sentence: str, stance: float, for_it: float) -> ExtractedFact | None:
         value = sentence.strip(_TRIM)

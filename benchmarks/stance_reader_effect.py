@@ -7,7 +7,12 @@ facts per no-constraint sentence, and both pooled over the sets), the knowledge 
 scored by their own scorers twice: with the rule extractor alone, and with the rules
 then the stance reader over each message's vector as the write funnel would read it
 (the text embedded as its item is, ``"<author>: <text>"`` when the message has an
-author, by the shipped MiniLM embedder).
+author, by the shipped MiniLM embedder). The reader's fact goes through the rules' gates
+for a whole-sentence stance (``StanceReader.rule_gates``: someone else's stance, the
+collector's one-occasion, in-the-moment and past-habit gates) unless
+``--without-rule-gates``. ``constraint_moments`` (one-off refusals and their standing
+pairs, written for the moment gate) is scored beside the constraint sets, outside the
+pooled rows, whose sets are those the keep rule names.
 
 Usage (from the repository root):
 
@@ -49,6 +54,8 @@ DATA = ROOT / "benchmarks" / "data"
 # sets no rule or reader was tuned on (every row "check"), written and committed before
 # they were measured; kept out of ``stance_data``'s sets and out of the pooled rows
 UNSEEN_SETS = ("constraint_forms_round12",)
+# constraint sets scored by half but kept out of the pooled rows
+UNPOOLED_SETS = ("constraint_moments",)
 _KINDS = ("plain", "exclusive", "conditional", "reasoned")  # a statement's kinds
 
 
@@ -89,8 +96,10 @@ _SETTINGS: dict[str, Any] = {}
 def _reading(texts: Sequence[str]) -> ReadingExtractor:
     """The rules + the measured reader over ``texts``' vectors (or rows of inputs)."""
     if _RICH[0]:
-        reader = rich_reader()
-        return ReadingExtractor(reader, reader.inputs_for(texts))
+        rich = rich_reader()
+        if _SETTINGS:
+            rich = dataclasses.replace(rich, **_SETTINGS)
+        return ReadingExtractor(rich, rich.inputs_for(texts))
     reader = shipped_reader()
     if _SETTINGS:
         reader = dataclasses.replace(reader, **_SETTINGS)
@@ -105,7 +114,7 @@ def constraints() -> list[str]:
     """One row per constraint set and half, then the pooled rows."""
     lines = []
     pooled = {h: [0] * 8 for h in cr.SPLITS}
-    for name in STATEMENT_SETS:
+    for name in (*STATEMENT_SETS, *UNPOOLED_SETS):
         rows = cr.load(DATA / f"{name}.jsonl")
         reading = _reading([r.text for r in rows])
         for half in cr.SPLITS:
@@ -113,7 +122,7 @@ def constraints() -> list[str]:
             cells = []
             for i, x in enumerate((RuleExtractor(), reading)):
                 t = cr.score(mine, x)
-                p = pooled[half]
+                p = pooled[half] if name in STATEMENT_SETS else [0] * 8
                 p[4 * i : 4 * i + 4] = [
                     a + b
                     for a, b in zip(
@@ -266,6 +275,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--first-person", action="store_true", help="speak only with a first-person word"
     )
+    parser.add_argument(
+        "--without-rule-gates",
+        action="store_true",
+        help="the reader's fact kept without the rules' gates (as before branch stance25)",
+    )
     args = parser.parse_args(argv)
     _RICH[0] = args.reader == "rich"
     command = "PYTHONPATH=src python benchmarks/stance_reader_effect.py"
@@ -277,6 +291,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.first_person:
         _SETTINGS["first_person"] = True
         command += " --first-person"
+    if args.without_rule_gates:
+        _SETTINGS["rule_gates"] = False
+        command += " --without-rule-gates"
     lines = [
         "# The stance reader on the fact-level sets, before / after",
         "",

@@ -1,7 +1,8 @@
 """The learned stance reader tried for issue 29 (benchmarks/stance_reader.py, not wired
 into the write funnel): its committed weights load, its inputs are the same on every
 run, a plain stance scores above its threshold and a question or small talk below, and
-what it reads is a policy fact with the sentence as its value."""
+what it reads is a policy fact with the sentence as its value, kept only through the
+rules' gates for a whole-sentence stance."""
 
 from __future__ import annotations
 
@@ -99,3 +100,23 @@ def test_the_first_person_gate_reads_only_a_sentence_with_a_first_person_word(
         .read(Extraction(), theirs, vectors[STANCE], SAID)
         .facts
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My parents refuse to fly.",  # someone else's stance (``THEIR_STANCE``)
+        "I refuse to discuss that.",  # the present instance (``in_the_moment``)
+        "I won't go out tonight.",  # the present occasion (``in_the_moment``)
+    ],
+)
+def test_the_rules_gates_drop_what_they_drop_for_the_rules(
+    vectors: dict[str, np.ndarray], text: str
+) -> None:
+    # the same vector as a standing stance and no threshold: only the gates decide
+    reader = dataclasses.replace(StanceReader.load(), threshold=0.0)
+    assert reader.read(Extraction(), text, vectors[STANCE], SAID).facts == []
+    ungated = dataclasses.replace(reader, rule_gates=False)
+    assert ungated.read(Extraction(), text, vectors[STANCE], SAID).facts
+    kept = reader.read(Extraction(), "I refuse to fly budget airlines.", vectors[STANCE], SAID)
+    assert [f.value for f in kept.facts] == ["I refuse to fly budget airlines"]

@@ -55,7 +55,7 @@ from cognimem.ingest.extract.vocabulary import NUMBER_WORDS
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
 
-__all__ = ["FIRST_PERSON", "StanceReader"]
+__all__ = ["FIRST_PERSON", "THEIR_STANCE", "StanceReader"]
 
 # someone of the speaker's, by up to three words: "my parents", "our new landlord", "my
 # sister's kids"
@@ -69,8 +69,9 @@ _CONDITION = (
 # the learned stance reader's first-person gate, ``benchmarks/stance_reader.py``)
 FIRST_PERSON = icase(r"\b(?:I|I'm|I'd|I'll|me|my|we|we're|our|us)\b")
 # someone else's stance, said with them as the subject: "My parents refuse to fly",
-# "My kids only eat plain pasta at the moment" (theirs, not the speaker's: no constraint)
-_THEIR_STANCE = icase(
+# "My kids only eat plain pasta at the moment" (theirs, not the speaker's: no constraint;
+# also asked by the learned stance reader, ``benchmarks/stance_reader.py``)
+THEIR_STANCE = icase(
     rf"^{_MINE}\s+(?:(?:really|just|still|also|always)\s+)?"
     r"(?:refuses?|hates?|loathes?|only|never|won't|prefers?|avoids?|insists?|can't stand|"
     r"dislikes?|loves?|adores?)\b"
@@ -431,7 +432,7 @@ class StanceReader(Collector):
 
     @staticmethod
     def _kind(text: str) -> Cat | None:
-        if _SMALL_TALK.search(text) or _GONE_AT_HAND.search(text) or _THEIR_STANCE.match(text):
+        if _SMALL_TALK.search(text) or _GONE_AT_HAND.search(text) or THEIR_STANCE.match(text):
             return None
         if overstates(text) or _SUPERLATIVE_LIKING.search(text):
             return None  # "in meetings since the Stone Age", "nothing makes me happier than"
