@@ -16,7 +16,8 @@ pooled rows, whose sets are those the keep rule names.
 
 Usage (from the repository root):
 
-    PYTHONPATH=src python benchmarks/stance_reader_effect.py [--reader rich] [--out FILE.md]
+    PYTHONPATH=src python benchmarks/stance_reader_effect.py [--reader rich] [--threshold T]
+        [--first-person] [--without-rule-gates] [--list-added] [--out FILE.md]
 """
 
 from __future__ import annotations
@@ -210,6 +211,27 @@ def _where_misses_stop(name: str, rows: Sequence[cr.Row], reading: ReadingExtrac
     )
 
 
+def added_false() -> list[str]:
+    """The check no-constraint sentences (constraint sets, then the nothing probes) given
+    more constraint facts by rules + reader than by the rules alone (``--list-added``)."""
+    lines = ["Check no-constraint sentences the reader adds a constraint to:", ""]
+    rules = RuleExtractor()
+    quiet = [
+        (name, r.kind, r.text)
+        for name in (*STATEMENT_SETS, *UNPOOLED_SETS)
+        for r in cr.load(DATA / f"{name}.jsonl")
+        if r.split == "check" and not r.constraint
+    ]
+    quiet += [("nothing_probes", r["kind"], r["text"]) for r in npb.load() if r["split"] == "check"]
+    reading = _reading([text for _, _, text in quiet])
+    for name, kind, text in quiet:
+        message = ExtractionInput(text=text, occurred_at=cr.REFERENCE)
+        before = cr.constraint_facts(rules.extract_one(message).facts)
+        if len(cr.constraint_facts(reading.extract_one(message).facts)) > len(before):
+            lines.append(f"- {name} ({kind}): {text}")
+    return lines
+
+
 def knowledge(name: str) -> list[str]:
     passages = ks.load(DATA / f"{name}.jsonl")
     texts = [t for p in passages for t in p.turns]
@@ -280,6 +302,11 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="the reader's fact kept without the rules' gates (as before branch stance25)",
     )
+    parser.add_argument(
+        "--list-added",
+        action="store_true",
+        help="only list the check no-constraint sentences the reader adds a constraint to",
+    )
     args = parser.parse_args(argv)
     _RICH[0] = args.reader == "rich"
     command = "PYTHONPATH=src python benchmarks/stance_reader_effect.py"
@@ -294,12 +321,18 @@ def main(argv: list[str] | None = None) -> None:
     if args.without_rule_gates:
         _SETTINGS["rule_gates"] = False
         command += " --without-rule-gates"
+    if args.list_added:
+        command += " --list-added"
     lines = [
         "# The stance reader on the fact-level sets, before / after",
         "",
         *provenance(command, describe()),
+        "",
     ]
-    lines += ["", *unseen(), ""]
+    if args.list_added:
+        _emit("\n".join([*lines, *added_false()]) + "\n", args.out)
+        return
+    lines += [*unseen(), ""]
     if args.unseen_only:
         _emit("\n".join(lines) + "\n", args.out)
         return
