@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from cognimem.ingest.extract.passing import in_the_moment, present_object
+from cognimem.ingest.extract.passing import in_the_moment, present_occasion
 from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.models.extraction import ExtractionInput
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
@@ -63,12 +63,21 @@ def test_the_same_verbs_with_a_kind_of_thing_stay_a_constraint(text: str, value:
 
 
 def test_the_object_and_the_clause_are_read_for_the_moment() -> None:
-    assert present_object("eat this")
-    assert present_object("commenting on that")
-    assert present_object("take that train")
-    assert not present_object("anything with garlic in it")
-    assert not present_object("shops that play loud music")
-    assert not present_object("this kind of film")
+    assert in_the_moment("I won't eat this", "eat this")
+    assert in_the_moment("I refrain from commenting on that", "commenting on that")
+    assert in_the_moment("I refuse to take that train", "take that train")
+    assert not in_the_moment("I avoid anything with garlic in it", "anything with garlic in it")
+    assert not in_the_moment("I hate shops that play loud music", "shops that play loud music")
+    assert not in_the_moment("I never watch this kind of film", "this kind of film")
+    # a pointer said with "again" or "anymore" turns down every repeat of it
+    assert not in_the_moment("I'd rather not do that again", "do that")
+    assert not in_the_moment("I'm not willing to do this anymore", "do this")
+    # but a time naming the present occasion still makes it one
+    assert in_the_moment("I'm not going to sit through this layover again today", "sit through")
+    # the object half a stance reader asks before reading a stance: an occasion at its end
+    assert present_occasion("doing anything then")
+    assert present_occasion("anything tonight")
+    assert not present_occasion("do that")
     assert in_the_moment("I refuse to repeat that", "I refuse to repeat that")
     assert in_the_moment("I don't want to cook tonight", "cook")
     assert not in_the_moment("From today I don't eat meat", "eat meat")

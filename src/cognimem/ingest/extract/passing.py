@@ -18,12 +18,14 @@ occasion. A careful reader keeps no standing constraint from either.
   with a noun right after its verb ("I'm not willing to drive in this snow", "take that
   flight"). Not a kind ("I never eat this kind of food"), "these days", a place further
   on ("no smoking anywhere in this house"), nor a relative "that" after a plural noun
-  ("games that rely on colour"); not "from today".
+  ("games that rely on colour"); not "from today"; not a pointer said with "again" or
+  "anymore", which turns down every repeat of what it points to ("I'd rather not do that
+  again", said to an offer, "I'm not willing to do this anymore").
 
 Read by :class:`cognimem.ingest.extract.collector.Collector` for every constraint fact:
 the past habit's fact no longer holds, the request's and the moment's are not kept (a
 whole sentence kept as the value is read from its stance's verb on);
-:func:`cognimem.ingest.extract.stance_forms.worth` asks :func:`present_object` of an
+:func:`cognimem.ingest.extract.stance_forms.worth` asks :func:`present_occasion` of an
 object before a stance is read from it.
 """
 
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 from cognimem.ingest.extract.patterns import NOT_PAST_ED, icase
 
-__all__ = ["for_one_occasion", "in_the_moment", "past_habit", "present_object"]
+__all__ = ["for_one_occasion", "in_the_moment", "past_habit", "present_occasion"]
 
 # the simple past of common irregular verbs, and "-ed" forms that are past ("need",
 # "feed", "bed" are not)
@@ -87,7 +89,10 @@ _PRESENT_OBJECT = icase(
     rf"^(?:\S+\s+{_PREPOSITION}|\S*[^s\W]|\S*ss)\s+that\s+(?!(?:kinds?|sorts?|types?)\s+of\b)"
     rf"[a-z]+(?:\W*$|\s+{_PREPOSITION}\b)|\bthen\W*$"
 )
+_THEN_END = icase(r"\bthen\W*$")
 _FOR_GOOD = icase(r"\b(?:next\s+time|ever\s+again|again\s+ever|from\s+now\s+on|in\s+future)\b")
+# a stance on every repeat of what a pointer names: "do that again", "do this anymore"
+_REPEATS = icase(r"\b(?:again|anymore|any\s+more)\b")
 
 
 def past_habit(clause: str) -> bool:
@@ -104,11 +109,12 @@ def for_one_occasion(sentence: str) -> bool:
     )
 
 
-def present_object(value: str) -> bool:
-    """Whether the object ``value`` is the present instance or occasion rather than a
-    kind of thing (see the module docstring): "answer that", "drive in this snow",
-    "wait another hour", "anything tonight"."""
-    return _PRESENT_OBJECT.search(value) is not None or _NOW_SAID.search(value) is not None
+def present_occasion(value: str) -> bool:
+    """Whether the object ``value`` ends on the present occasion ("anything tonight",
+    "doing anything then"): no reading of the sentence makes it a standing stance. An
+    object that only points at the present instance ("answer that") is decided with its
+    clause, by :func:`in_the_moment` ("I'd rather not do that again" stands)."""
+    return _THEN_END.search(value) is not None or _NOW_SAID.search(value) is not None
 
 
 def in_the_moment(clause: str, value: str, *, state: bool = False) -> bool:
@@ -118,7 +124,9 @@ def in_the_moment(clause: str, value: str, *, state: bool = False) -> bool:
     against it ("I have a cold right now", "My eyes are itchy today", "I broke my toe
     this morning"); a wish or a dislike kept as a state, its whole sentence the value
     ("I don't want to X right now"), is a stance."""
-    if _PRESENT_OBJECT.search(_SPEAKER_LEAD.sub("", value, count=1)):
+    if _PRESENT_OBJECT.search(_SPEAKER_LEAD.sub("", value, count=1)) and not _REPEATS.search(
+        clause
+    ):
         return True
     if state and not _SPEAKER_ACTS.match(value.strip()):
         return False  # a state read as a phrase ("broke my toe") or of being or having

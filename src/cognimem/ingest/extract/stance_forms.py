@@ -35,7 +35,7 @@ patterns cannot take, each by its grammar, none by a topic word.
 from __future__ import annotations
 
 from cognimem.ingest.extract.choice_objects import all_but
-from cognimem.ingest.extract.passing import present_object
+from cognimem.ingest.extract.passing import present_occasion
 from cognimem.ingest.extract.patterns import HAS_SPEAKER, PRONOUN_FIRST, THING_FIRST, gated, icase
 from cognimem.ingest.extract.verdict_forms import DISLOCATED
 from cognimem.text.tokens import tokens
@@ -339,8 +339,8 @@ def worth(value: str) -> bool:
         return False
     if _POINTER_HEAD.match(value) and len(words) <= 2:
         return False
-    if present_object(value):
-        return False  # "I'm not doing anything then", "answer that": not a standing stance
+    if present_occasion(value):
+        return False  # "I'm not doing anything then": one occasion, not a stance
     # "you" as the subject of a relative clause is anyone ("loud bars where you can't
     # hear each other"); anywhere else it points at the listener ("your idea")
     return not {"you", "your", "yours"} & set(tokens(_GENERIC_YOU.sub(" ", value)))
