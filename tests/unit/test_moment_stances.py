@@ -6,22 +6,10 @@ with a kind of thing as the object stay constraints. The sentences are new, not 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from cognimem.ingest.extract.passing import in_the_moment, present_occasion
-from cognimem.ingest.extract.rules import RuleExtractor
-from cognimem.models.extraction import ExtractionInput
-from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
-
-WHEN = datetime(2024, 6, 15, 12, 0, tzinfo=UTC)
-
-
-def constraints(text: str) -> list[str]:
-    """The values of the constraints read from ``text`` that still hold."""
-    facts = RuleExtractor().extract_one(ExtractionInput(text=text, occurred_at=WHEN)).facts
-    return [f.value for f in facts if f.category in CONSTRAINT_CATEGORIES and f.holds]
+from tests.unit.test_passing_stances import standing as constraints
 
 
 @pytest.mark.parametrize(
