@@ -55,14 +55,27 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
+def server_env(url: str, pythonpath: str, **settings: str) -> dict[str, str]:
+    """The environment of a benchmark's ``cognimem serve``: this process's without its
+    ``COGNIMEM_`` settings, then the database at ``url``, no rate limit, warnings only,
+    ``pythonpath`` and ``settings`` (more ``COGNIMEM_`` variables)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
-    env |= {
-        "COGNIMEM_DATABASE_URL": f"sqlite:///{db}",
+    return env | {
+        "COGNIMEM_DATABASE_URL": url,
         "COGNIMEM_AUTH__RATE_LIMIT_PER_MINUTE": "100000000",
         "COGNIMEM_LOG__LEVEL": "WARNING",
-        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")]),
+        "PYTHONPATH": pythonpath,
+        **settings,
     }
+
+
+def this_tree_path() -> str:
+    """This repository's ``src`` first, then the caller's ``PYTHONPATH``."""
+    return os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])
+
+
+def start_server(db: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
+    env = server_env(f"sqlite:///{db}", this_tree_path())
     with log.open("wb") as out:
         return subprocess.Popen(
             [sys.executable, "-m", "cognimem", "serve", "--port", str(port)],

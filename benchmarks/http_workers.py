@@ -32,7 +32,15 @@ from typing import Any
 
 import httpx
 from _machine import describe
-from http_read_latency import AT, Phase, concurrently, free_port, wait_ready
+from http_read_latency import (
+    AT,
+    Phase,
+    concurrently,
+    free_port,
+    server_env,
+    this_tree_path,
+    wait_ready,
+)
 from read_latency import SEED, USER, FreshQueries, corpus, grow
 
 from cognimem import Memory
@@ -56,13 +64,7 @@ def busy_seconds() -> float:
 
 
 def start_server(url: str, port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
-    env |= {
-        "COGNIMEM_DATABASE_URL": url,
-        "COGNIMEM_AUTH__RATE_LIMIT_PER_MINUTE": "100000000",
-        "COGNIMEM_LOG__LEVEL": "WARNING",
-        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")]),
-    }
+    env = server_env(url, this_tree_path())
     with log.open("ab") as out:
         return subprocess.Popen(
             [

@@ -40,7 +40,7 @@ from typing import Any
 
 import httpx
 from _machine import describe
-from http_read_latency import AT, free_port, wait_ready
+from http_read_latency import AT, free_port, server_env, wait_ready
 from read_latency import SEED, USER, FreshQueries, corpus, grow
 
 from cognimem import Memory
@@ -80,14 +80,8 @@ def cpu_ns(pids: list[int]) -> int:
 
 def start(tree: str, db: Path, port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
     root, _, site = tree.partition(":")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
-    env |= {
-        "COGNIMEM_DATABASE_URL": f"sqlite:///{db}",
-        "COGNIMEM_AUTH__RATE_LIMIT_PER_MINUTE": "100000000",
-        "COGNIMEM_AUTH__METRICS_TOKEN": METRICS_TOKEN,
-        "COGNIMEM_LOG__LEVEL": "WARNING",
-        "PYTHONPATH": os.pathsep.join(p for p in (str(Path(root) / "src"), site) if p),
-    }
+    path = os.pathsep.join(p for p in (str(Path(root) / "src"), site) if p)
+    env = server_env(f"sqlite:///{db}", path, COGNIMEM_AUTH__METRICS_TOKEN=METRICS_TOKEN)
     argv = [sys.executable, "-m", "cognimem", "serve", "--port", str(port)]
     with log.open("ab") as out:
         return subprocess.Popen(

@@ -36,7 +36,7 @@ from typing import Any
 
 import httpx
 from _machine import describe
-from http_read_latency import concurrently, free_port, wait_ready
+from http_read_latency import concurrently, free_port, server_env, wait_ready
 from read_latency import SEED, USER, corpus, grow
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -66,13 +66,9 @@ def cpu_seconds(pid: int) -> float:
 
 def start(tree: str, db: Path, packet: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     root, _, site = tree.partition(":")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COGNIMEM_")}
-    env |= {
-        "COGNIMEM_DATABASE_URL": f"sqlite:///{db}",
-        "COGNIMEM_AUTH__RATE_LIMIT_PER_MINUTE": "100000000",
-        "COGNIMEM_LOG__LEVEL": "WARNING",
-        "PYTHONPATH": os.pathsep.join(p for p in (str(Path(root) / "src"), site) if p),
-    }
+    env = server_env(
+        f"sqlite:///{db}", os.pathsep.join(p for p in (str(Path(root) / "src"), site) if p)
+    )
     argv = [sys.executable, __file__, "--serve", "--port", str(port), "--packet", str(packet)]
     with log.open("ab") as out:
         return subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT)
