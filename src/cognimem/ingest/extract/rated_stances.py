@@ -1,5 +1,5 @@
 """Stances whose polarity is the valence of their judging word in VADER's lexicon (the
-table :func:`.ordeals.valence` reads), not a hand-written list of such words:
+table :func:`cognimem.text.valence.valence` reads), not a hand-written list of such words:
 
 - a judgement of how the thing is for the speaker, "I find X ADJ" with the adjective
   last in its clause: against X when the lexicon rates it negative ("I find crowded
