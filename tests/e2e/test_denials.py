@@ -46,6 +46,7 @@ async def test_a_denial_invalidates_the_fact_and_writes_nothing_else(memory: Mem
         "I'm a vegan /s",  # sarcasm
         "Trying to figure out if I'm allergic to oats.",  # a question inside a statement
         "My daughter tells everyone I'm a chef.",  # others' words
+        "The receptionist assumed I lived in Denver.",  # any reporter's word on the speaker
     ],
 )
 async def test_what_is_not_asserted_writes_no_fact(memory: Memory, text: str) -> None:

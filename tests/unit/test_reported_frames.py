@@ -79,3 +79,38 @@ def test_someone_elses_pet_is_not_the_speakers(text: str, owner: str | None) -> 
     assert not [f for f in pets if f[0] == "user"]
     if owner is not None:
         assert [f[0] for f in pets] == [owner]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A neighbour assumed I was a vet.",
+        "The new intern thinks I'm from Manila.",
+        "The waiter said I looked like a chef.",
+        "Our landlord thinks I work at Nokia.",
+        "The tour guide was sure I lived in Oslo.",
+    ],
+)
+def test_no_fact_from_any_reporters_word_on_the_speaker(text: str) -> None:
+    assert not is_statement(text)
+    assert _facts(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        # a doctor's word is a finding, whatever opens the reporter
+        ("The doctor said I have asthma.", ("user", "state", "health", "asthma")),
+        # a request, nobody's word on anyone
+        (
+            "The clerk asked for my address, and I live in Galway.",
+            ("user", "location", "city", "Galway"),
+        ),
+        # a reporter's word on something else, after the speaker's own statement
+        ("I live in Rome and the guide says it's lovely.", ("user", "location", "city", "Rome")),
+    ],
+)
+def test_a_reporter_with_an_article_leaves_the_speakers_fact(
+    text: str, fact: tuple[str, str, str, str]
+) -> None:
+    assert fact in _facts(text)

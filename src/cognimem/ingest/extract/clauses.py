@@ -159,7 +159,9 @@ _REPORTED = icase(
     r"(?<!whatever )(?<!no matter what )"
     r"\b(?P<who>he|she|they|people|everyone|everybody|someone|somebody|"
     r"(?-i:(?!No\b|Not\b)[A-Z][a-z]+)|"
-    r"my [\w-]+)"
+    # any reporter a determiner opens, of one or two words: "my mom", "the cashier",
+    # "a stranger", "the fortune teller" (not "the day I said ...")
+    r"(?:my|our|your|his|her|their|the|a|an) (?:(?!I\b)[\w-]+ )?(?!(?:I|we|you)\b)[\w-]+)"
     # "everyone at work assumes", "people in my family think": who, and where they are
     r"(?: (?:at|in|on|from) (?:my |our |the )?[\w-]+)?"
     r" (?:(?:always|keeps?|kept|still|also) )?(?:say|said|says|saying|told me|"
@@ -169,6 +171,8 @@ _REPORTED = icase(
     r"joking|(?:is|was|are|were) (?:convinced|sure)|"
     # a quote said with "like" or "goes": "she was like, I'm moving to Berlin"
     r"(?:is|was|are|were|'s) (?:all |just |totally |literally )?like(?=,)|(?:goes|went)(?=,))\b"
+    # "the form asked for my job": a request, no one's word on anybody
+    r"(?!\s+for\b)"
 )
 # a question the speaker asks or is unsure of: "I asked my GP whether I'm anaemic",
 # "I'm not sure if I'm allergic to X" (what follows is asked, not known)
@@ -178,7 +182,11 @@ _ASKED = icase(
     r"(?:[\w']+\s+){0,3}?(?:if|whether)\b|\b(?:I'm|I am|we're|we are)\s+(?:not|never)\s+"
     r"(?:sure|certain)\s+(?:if|whether)\b"
 )
-_MEDICAL_REPORTER = frozenset({"my doctor", "my dentist", "my allergist", "my therapist"})
+_ARTICLES = frozenset({"the", "a", "an"})
+# what a reporter's word is about, right after its verb: the speaker
+_ON_THE_SPEAKER = icase(r"\s+(?:that\s+)?(?:I|I'm|I'd|I've|I'll|me|my|we|we're|our|us)\b")
+# whose word on the speaker's body is a finding, not hearsay (the reporter's last word)
+_MEDICAL_REPORTER = frozenset({"doctor", "dentist", "allergist", "therapist"})
 # hearsay: what the speaker was told, not what they know ("Apparently I'm allergic ...",
 # "Rumor has it ...", "According to my wife ...", "I heard that ...")
 _HEARSAY = icase(
@@ -314,8 +322,26 @@ def is_statement(text: str) -> bool:
         return False
     if _CORRECTION.search(text) and _PERFECT_DENIAL.search(text):
         return False
+    return not _reports(text)
+
+
+def _reports(text: str) -> bool:
+    """Whether ``text`` gives someone else's word or belief: on anyone, by a pronoun, a
+    name or "my ..." ("my mom thinks she's ..."); by any other reporter, when the
+    sentence opens with it ("The article claims ...") or its word is on the speaker
+    ("... the cashier thought I was ..."; not "I live in Rome and the guide says it's
+    lovely"). A doctor's or therapist's word is a finding."""
     reported = _REPORTED.search(text)
-    return reported is None or reported.group("who").lower() in _MEDICAL_REPORTER
+    if reported is None:
+        return False
+    who = reported.group("who").lower().split()
+    if who[-1] in _MEDICAL_REPORTER:
+        return False
+    return (
+        who[0] not in _ARTICLES
+        or reported.start() == 0
+        or _ON_THE_SPEAKER.match(text, reported.end()) is not None
+    )
 
 
 def stated_head(text: str) -> str | None:
@@ -338,7 +364,7 @@ def stated_head(text: str) -> str | None:
     # ... or, said after someone's word on it, the speaker's own ("My wife says I'm
     # fussy, but I just don't like X"): what follows the "but"
     but = _BUT_I.search(text)
-    if but and _REPORTED.search(text[: but.start()]):
+    if but and _reports(text[: but.start()]):
         tail = text[but.end() :].strip()
         if tail and not tail.endswith("?") and is_statement(tail):
             return tail
