@@ -47,6 +47,7 @@ async def test_a_denial_invalidates_the_fact_and_writes_nothing_else(memory: Mem
         "Trying to figure out if I'm allergic to oats.",  # a question inside a statement
         "My daughter tells everyone I'm a chef.",  # others' words
         "The receptionist assumed I lived in Denver.",  # any reporter's word on the speaker
+        "Okay, let's pretend I work at Ford.",  # a supposition after a lead-in
     ],
 )
 async def test_what_is_not_asserted_writes_no_fact(memory: Memory, text: str) -> None:

@@ -56,6 +56,32 @@ def test_suppositions_and_wondering_are_not_facts(sentence: str) -> None:
 
 @pytest.mark.parametrize(
     "sentence",
+    [
+        "Let's pretend I work at Ford.",
+        "Okay, just imagine I'm a surgeon.",
+        "Humour me and suppose I live in Perth.",
+        "Now picture that I'm 80.",
+        "In an alternate timeline I'm a pilot.",
+        "In a different world I live in Reykjavik.",
+    ],
+)
+def test_a_supposition_after_a_lead_in_is_not_a_fact(sentence: str) -> None:
+    assert facts(sentence) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("I live in Leeds and assume the trains are fine.", "user:location/city=Leeds"),
+        ("I moved to Lyon and let's just say I love it.", "user:location/city=Lyon"),
+    ],
+)
+def test_a_supposition_not_on_the_speaker_leaves_the_fact(sentence: str, fact: str) -> None:
+    assert fact in facts(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
     ["I'm allergic to Mondays.", "I'm seriously allergic to exercise.", "I'm allergic to work."],
 )
 def test_an_allergy_to_a_day_or_a_chore_is_a_joke(sentence: str) -> None:

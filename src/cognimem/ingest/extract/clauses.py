@@ -117,12 +117,19 @@ _QUESTION = icase(
 )
 _HYPOTHETICAL = gated(
     r"^(?:imagine|suppose|supposing|what if|hypothetically|theoretically|"
-    r"let's say|let us say|say|pretend|assume|assuming|in theory|in my dreams|in another "
-    r"life|for (?:argument's sake|the sake of argument)|(?:I\s+|I'm\s+)?wonder(?:ing)? "
+    r"let's say|let us say|say|pretend|assume|assuming|in theory|in my dreams|"
+    r"in (?:another|a parallel|an alternate|an alternative|a different|some other) "
+    r"(?:life|universe|world|timeline|reality|dimension)|"
+    r"for (?:argument's sake|the sake of argument)|(?:I\s+|I'm\s+)?wonder(?:ing)? "
     r"(?:if|whether)|"
     # a hope about what others will do or what will happen: "I really hope my brother
     # stops ..." (not "I hope to run a marathon": a goal)
     r"(?:I|we)(?:\s+(?:really|so|just|truly|sincerely|do))*\s+hope(?!\s+to\b))\b|"
+    # the same request to suppose after a lead-in, on the speaker: "let's pretend I ...",
+    # "play along and assume I ...", "just imagine I'm ..." (not "... and assume the
+    # trains are fine")
+    r"\b(?:let's|let us|and|just|now|so|okay|ok)\s+(?:just\s+)?(?:imagine|suppose|pretend|"
+    r"assume|picture)\s+(?:that\s+)?(?:I|I'm|I'd|I've|we|we're|me|my)\b|"
     r"\bI (?:used to think|thought|assumed|had assumed) (?:that )?I\b|"
     r"\bif (?:I|we) (?:were|was|had|could|would|lived|moved)\b|\b(?:I|we) wish\b|"
     r"\b(?:I|we)(?:'d| would)\b(?! (?:like|love) to\b| (?:much |far )?(?:rather|prefer|sooner)\b|"
