@@ -48,6 +48,7 @@ async def test_a_denial_invalidates_the_fact_and_writes_nothing_else(memory: Mem
         "My daughter tells everyone I'm a chef.",  # others' words
         "The receptionist assumed I lived in Denver.",  # any reporter's word on the speaker
         "Okay, let's pretend I work at Ford.",  # a supposition after a lead-in
+        "Because clearly I work at Tesla.",  # a retort: sarcasm
     ],
 )
 async def test_what_is_not_asserted_writes_no_fact(memory: Memory, text: str) -> None:

@@ -22,6 +22,8 @@ from tests.unit.test_figures_of_speech import assert_reads, read
         "Yeah right, like I'm a vegan.",
         "Oh joy, I'm moving to Fresno.",
         "Sure, because I'm a vegan.",
+        "Because obviously I work at Tesla.",
+        "Cause, of course, I live in a palace.",
         # a claim taken back in the same sentence
         "I'm a retired astronaut, not really.",
         "I live in Malibu (not really).",
@@ -57,6 +59,8 @@ def test_a_sentence_that_does_not_mean_it_gives_nothing(text: str) -> None:
         ("Not sure if I mentioned it, but I'm a paramedic.", ("occupation", "job", "paramedic")),
         ("I don't know if you remember, but I'm vegan.", ("value", "diet", "vegan")),
         ("Yeah, like I said, I live in Tucson.", ("location", "city", "Tucson")),
+        ("Obviously I'm vegan, so no meat please.", ("value", "diet", "vegan")),
+        ("Because I live in Denver, I need snow tires.", ("location", "city", "Denver")),
         ("I swim every morning, whether it rains or not.", ("preference", None, "swim")),
         ("I've always liked Patagonia, working there would be cool.", ("preference", None, "")),
         ("I told my boss I'm a vegetarian.", ("value", "diet", "vegetarian")),

@@ -3,7 +3,8 @@ a careful reader records nothing from sarcasm, from a claim the speaker takes ba
 a question asked inside a statement or from others' words about the speaker.
 
 - sarcasm, by its markers: "/s", "said no one ever", "yeah right", "oh great, ...",
-  "yeah, because I'm totally ...";
+  "yeah, because I'm totally ...", a retort that opens the sentence ("because
+  obviously I ...", "cause, of course, I'm ...");
 - a claim taken back in the same sentence ("I'm dating a prince, not really") or by
   the next one, when that sentence says nothing else ("Kidding!", "Just kidding.",
   "Ha, I wish.", "Not.", "jk"): :func:`takes_back`;
@@ -52,6 +53,9 @@ _SARCASM = icase(
     # ("yeah, like I said, ..." only says it again)
     r"^\W*(?:oh\s+)?(?:yeah|sure|right),?\s+(?:because|cause|cuz|like)\s+(?:I|I'm|I'd|my)\b"
     r"(?!\s+(?:said|say|mentioned|told))|"
+    # a retort that opens the sentence: "Because obviously I work at ..."
+    r"^\W*(?:because|cause|cuz),?\s+(?:obviously|clearly|of course|naturally)\b,?\s+"
+    r"(?:I|I'm|I'd|my)\b|"
     r"^\W*oh\s+(?:great|joy|goody|wonderful|fantastic)\b\s*[,!.]"
 )
 # a claim taken back at the end of its own sentence: "..., not really", "(not really)";
@@ -123,7 +127,22 @@ _LIKING = ("love", "adore", "enjoy", "fan of", "live for", "favorite", "favourit
 # each pattern with the words without which it cannot match: most sentences hold none,
 # and a substring test costs far less than a regex scan
 _GATED = (
-    (_SARCASM, ("/s", "said no", "yeah", "sure", "right", "oh ", "oh,")),
+    (
+        _SARCASM,
+        (
+            "/s",
+            "said no",
+            "yeah",
+            "sure",
+            "right",
+            "oh ",
+            "oh,",
+            "obviously",
+            "clearly",
+            "of course",
+            "naturally",
+        ),
+    ),
     (_EMBEDDED_QUESTION, ("whether", " if ")),
     (_WISH, ("wish", "oh ", "oh,", "kill", "would", "could", "'d be")),
     (_OTHERS_WORDS, ("told", "tell", "seem")),
