@@ -1,6 +1,7 @@
-"""The WordNet noun tables the package ships (``text/data/*.tsv.gz``: a noun, a tab, a
-string of one-letter answers), read once on first use, and one lookup that finds a
-regular or irregular plural under its singular. Nothing is fetched.
+"""The WordNet tables the package ships (``text/data/*.tsv.gz``: a word, a tab, a string
+of answers, or ``>`` and the word an irregular form stands for), read once on first use;
+an exact lookup that follows such a pointer, and one that finds a regular or irregular
+plural under its singular. Nothing is fetched.
 """
 
 from __future__ import annotations
@@ -9,11 +10,13 @@ import gzip
 from functools import cache
 from importlib import resources
 
-__all__ = ["noun_letters"]
+__all__ = ["entry", "noun_letters", "table"]
 
 
 @cache
-def _table(name: str) -> dict[str, str]:
+def table(name: str) -> dict[str, str]:
+    """Table ``name`` whole: each word (lower-case, words of a phrase one space apart)
+    and its answer string as stored."""
     raw = resources.files("cognimem.text").joinpath("data", f"{name}.tsv.gz").read_bytes()
     out: dict[str, str] = {}
     for line in gzip.decompress(raw).decode("utf-8").splitlines():
@@ -22,16 +25,23 @@ def _table(name: str) -> dict[str, str]:
     return out
 
 
+def entry(name: str, word: str) -> str | None:
+    """The answer table ``name`` holds for ``word`` exactly (lower-cased, spaces
+    collapsed), or for the word an irregular form stands for (stored as ``>word``);
+    None when the table lacks it."""
+    found = table(name).get(" ".join(word.lower().split()))
+    if found is not None and found.startswith(">"):
+        found = table(name).get(found[1:])
+    return found
+
+
 def noun_letters(name: str, noun: str) -> str | None:
     """The letters table ``name`` holds for ``noun`` (lower-cased, spaces collapsed), or
     for its singular when ``noun`` is a plural ("cats", "boxes", "puppies"; an irregular
     plural such as "feet" is stored as ``>foot``); None when the table lacks it."""
-    table = _table(name)
+    found = entry(name, noun)
     noun = " ".join(noun.lower().split())
-    found = table.get(noun)
     if found is None and len(noun) > 3 and noun.endswith("s"):
         stems = (noun[:-1], noun[:-2] if noun.endswith("es") else "", noun[:-3] + "y")
-        found = next((table[s] for s in stems if s in table), None)
-    if found is not None and found.startswith(">"):
-        found = table.get(found[1:])
+        found = next((e for s in stems if s and (e := entry(name, s)) is not None), None)
     return found
