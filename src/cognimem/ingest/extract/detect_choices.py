@@ -28,7 +28,9 @@ comma ("..., it all tastes like soap") ends the object; an object that ends on a
 one occasion ("I'm not doing anything then") is no stance.
 
 More voices (the subject left out, "I find X exhausting", "X is my idea of hell", "No X
-for me", "Please avoid recommending X" ...) are read by :mod:`.stance_forms`. A strong
+for me", "Please avoid recommending X" ...) are read by :mod:`.stance_forms`; a verb of
+feeling or avoiding no list names ("I abhor X", "When I'm tired I shy away from X") by
+:mod:`.feeling_verbs`, before a framed clause is read as a habit. A strong
 like ("I adore X", :mod:`.strong_likes`) or a specified love ("I love X with Y",
 :mod:`.specified_likes`) is tried last: a choice for it, beside the preference.
 
@@ -48,6 +50,7 @@ from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.comma_reasons import gives_comma_reason
 from cognimem.ingest.extract.detect_constraints import primary_tag
 from cognimem.ingest.extract.detect_preferences import PREFERENCE_TAGS
+from cognimem.ingest.extract.feeling_verbs import feeling_hint, feeling_stance
 from cognimem.ingest.extract.habit_forms import habit_stance, habitual
 from cognimem.ingest.extract.habit_verbs import PAST_WORDS, framed_verb, present_verb
 from cognimem.ingest.extract.like_forms import LIKE_WORDS, like_form
@@ -332,7 +335,8 @@ class ChoiceReader(Collector):
 
     def _may_choose(self, c: Clause) -> bool:
         """Whether :meth:`_choice` can read ``c``: a marker word, or a frame."""
-        return self._framed(c) or not c.words.isdisjoint(_HINT_WORDS) or rated_hint(c.words)
+        hinted = not c.words.isdisjoint(_HINT_WORDS) or rated_hint(c.words)
+        return self._framed(c) or hinted or feeling_hint(c.words)
 
     def _framed(self, c: Clause) -> bool:
         return (
@@ -390,6 +394,8 @@ class ChoiceReader(Collector):
         if m and present_verb(m.group("verb")):
             rest = f"{m.group('verb')} {m.group('best')} {m.group('rest')}"
             return self._stance_fact(c, rest, polarity=True, compared=True)
+        if (felt := feeling_stance(self._main(said))) is not None:  # "..., I shy away from X"
+            return self._stance_fact(c, felt[0], polarity=felt[1], compared=True)
         if self._habit(c, said):
             return True
         read = object_first(said, c.words, later=True)
@@ -398,10 +404,14 @@ class ChoiceReader(Collector):
         verdict_read = not moved and self._verdict(c, said)  # "X gets on my nerves"
         return verdict_read or (not self._strong(c, said) and self._like(c, said))
 
+    def _main(self, said: str) -> str:
+        """The sentence after the condition it opens with, if any."""
+        cond = self.condition or ""
+        return said[len(cond) :].strip(" ,") if cond and said.startswith(cond) else said
+
     def _verdict(self, c: Clause, said: str) -> bool:
         """A verdict on an object said first, or a fronted one (:mod:`.verdict_forms`)."""
-        cond = self.condition or ""
-        main = said[len(cond) :].strip(" ,") if cond and said.startswith(cond) else said
+        main = self._main(said)
         if (read := verdict(main)) is not None:
             return self._stance_fact(c, read[0], polarity=read[1], only=read[2])
         clause = prepare_clause(back, c.evidence, self.ref) if (back := fronted(main)) else None
@@ -440,7 +450,7 @@ class ChoiceReader(Collector):
         ...", "For anything under a mile I walk", "Unless ..., I don't have X"), a reason
         or "without fail"."""
         cond = self.condition or ""
-        main = said[len(cond) :].strip(" ,") if said.startswith(cond) else said
+        main = self._main(said)
         framed = _SUBORDINATE.match(cond) or generic_condition(cond)
         if framed and (had := not_had(main)):
             return self._stance_fact(c, had, polarity=False)  # "I don't have X"

@@ -22,7 +22,7 @@ from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import COUNTRIES
 from cognimem.text.tokens import words
 
-__all__ = ["PREFERENCE_TAGS", "PreferenceReader"]
+__all__ = ["LIKING_VERBS", "PREFERENCE_TAGS", "PreferenceReader"]
 
 _MORE_THAN = icase(r"^(?:more|better)\s+than\s+")  # "nothing I love more than X"
 
@@ -77,9 +77,16 @@ _FAVORITE = gated(
     r"my\s+(?:all[- ]time\s+)?(?:favou?rite|fave|fav)\s+(?P<kind2>thing\s+to\s+do\b|"
     r"[a-z]+(?:\s+[a-z]+)?)"
 )
+# the verbs of liking read here into a preference (a verb of feeling they lack is read
+# by :mod:`.feeling_verbs`)
+LIKING_VERBS = (
+    "love", "like", "enjoy", "adore", "prefer", "hate", "dislike", "detest", "loathe",
+    "stand", "care for",
+)  # fmt: skip
 _PREFER = icase(
-    r"\b(?:I|we)\s+(?:(?P<neg>don't|never|didn't use to|can't|have never)\s+)?(?P<verb>love|"
-    r"like|enjoy|adore|prefer|hate|dislike|detest|loathe|stand|care for|have loved|have liked|"
+    r"\b(?:I|we)\s+(?:(?P<neg>don't|never|didn't use to|can't|have never)\s+)?(?P<verb>"
+    + "|".join(LIKING_VERBS)
+    + r"|have loved|have liked|"
     r"have enjoyed|have always loved|have hated|liked|loved|enjoyed)\b(?:\s+(?:love|like))*"
     r"\s+(?P<rest>[^.;!?]+)"
 )

@@ -8,7 +8,10 @@ whole object:
   to X", and the forms of :mod:`.body_reactions`: "X hurts my knees", "X gives me a
   headache", "I get carsick on X"): against it;
 - what spoils a thing for the speaker ("X ruins a film for me") and what they will not
-  be near ("I don't want to be anywhere near X"): against it.
+  be near ("I don't want to be anywhere near X"): against it;
+- last, a judgement VADER rates (:mod:`.rated_stances`: "I find X distracting") and a
+  verb of feeling or avoiding WordNet knows (:mod:`.feeling_verbs`: "I abhor X", "I shun
+  X", "X irritates me").
 
 Not one: a like or enjoyment with no alternative ("I enjoy X", "I like to swim"): a
 preference only, or a strong like when said with an intensifier ("I really enjoy X":
@@ -22,6 +25,7 @@ the markers are verbs of liking, reacting and spoiling, and function words.
 from __future__ import annotations
 
 from cognimem.ingest.extract.body_reactions import BODY_WORDS, body_reaction
+from cognimem.ingest.extract.feeling_verbs import feeling_stance
 from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.ingest.extract.rated_stances import rated_stance
 from cognimem.ingest.extract.strong_likes import liked_object, names_a_thing
@@ -87,4 +91,5 @@ def like_form(said: str) -> tuple[str, bool] | None:
     top = top_like(said)  # "X is my absolute favourite", "I like to keep X"
     if top is not None:
         return top, True
-    return rated_stance(said)  # "I find X distracting", "I'm not fond of X"
+    # "I find X distracting", "I'm not fond of X"; else "I abhor X", "X irritates me"
+    return rated_stance(said) or feeling_stance(said)
