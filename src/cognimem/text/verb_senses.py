@@ -17,7 +17,7 @@ from functools import cache
 
 from cognimem.text.noun_tables import entry, table
 
-__all__ = ["CLASSES", "VerbSenses", "phrase_heads", "verb_senses"]
+__all__ = ["CLASSES", "VerbSenses", "phrasal_verbs", "phrase_heads", "verb_senses"]
 
 # WordNet's verb lexicographer files 29 .. 43, one letter each in the table
 CLASSES = (
@@ -64,6 +64,12 @@ def verb_senses(verb: str) -> VerbSenses | None:
 
 
 @cache
+def phrasal_verbs() -> frozenset[str]:
+    """The verbs of more than one word ("shy away from", "care for")."""
+    return frozenset(w for w in table(_NAME) if " " in w)
+
+
+@cache
 def phrase_heads() -> frozenset[str]:
     """The first words of the verbs of more than one word ("shy" of "shy away from")."""
-    return frozenset(w.split(" ", 1)[0] for w in table(_NAME) if " " in w)
+    return frozenset(w.split(" ", 1)[0] for w in phrasal_verbs())

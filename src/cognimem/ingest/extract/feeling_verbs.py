@@ -28,12 +28,14 @@ a question.
 
 from __future__ import annotations
 
+from functools import cache
+
 from cognimem.ingest.extract.detect_preferences import LIKING_VERBS
 from cognimem.ingest.extract.patterns import icase
 from cognimem.ingest.extract.rated_stances import RATED
 from cognimem.ingest.extract.strong_likes import names_a_thing
 from cognimem.text.valence import valence
-from cognimem.text.verb_senses import VerbSenses, phrase_heads, verb_senses
+from cognimem.text.verb_senses import VerbSenses, phrasal_verbs, phrase_heads, verb_senses
 
 __all__ = ["feeling_hint", "feeling_stance"]
 
@@ -97,7 +99,7 @@ def _speaker_verb(words: list[str]) -> tuple[VerbSenses, int] | None:
         senses = verb_senses(said)
         if senses is None or (size > 1 and senses.verb != said.lower()):
             continue
-        if _feeling(senses) or _AVOID in senses.kin:
+        if _read(senses):
             return senses, size
         if size == 1:
             return None
@@ -138,9 +140,20 @@ def _stirred_stance(rest: str, verb: str) -> tuple[str, bool] | None:
     return (rest, polarity) if polarity is not None and names_a_thing(rest) else None
 
 
+@cache
+def _phrase_words() -> tuple[frozenset[str], ...]:
+    """The words of each verb of more than one word read here ("shy away from")."""
+    read = (s for v in phrasal_verbs() if (s := verb_senses(v)) is not None and _read(s))
+    return tuple(frozenset(s.verb.split()) for s in read)
+
+
+def _read(senses: VerbSenses) -> bool:
+    return _feeling(senses) or _AVOID in senses.kin
+
+
 def feeling_hint(words: frozenset[str]) -> bool:
     """Whether a clause with these (lower-case) words may hold a form of this module."""
-    if not words.isdisjoint(phrase_heads()) and not words.isdisjoint({"i", "we"}):
+    if any(phrase <= words for phrase in _phrase_words()):
         return True
     return any(
         (s := verb_senses(w)) is not None and (_feeling(s) or _AVOID in s.kin) for w in words
