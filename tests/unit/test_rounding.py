@@ -58,3 +58,33 @@ def test_an_int_stays_an_int(value: int) -> None:
     rounded = round_places(value, 4)
     assert type(rounded) is int
     assert rounded == value
+
+
+def test_rows_are_round_places_of_each_value_and_zeros_are_kept() -> None:
+    """``round_rows`` over a matrix: each value ``round_places``' double, halves and
+    their neighbours (``round``'s own) too, ``0.0`` and ``-0.0`` as they are."""
+    import numpy as np
+
+    from cognimem.recall.rounding import round_rows
+
+    rng = random.Random(7)
+    values = [rng.random() for _ in range(3_000)]
+    values += [rng.uniform(0, 2_000) for _ in range(600)]
+    values += [(rng.randrange(0, 10_000_000) + 0.5) / 1e4 for _ in range(600)]
+    values += [math.nextafter(v, math.inf) for v in values[-600:]]
+    values += [0.0, -0.0, -0.25, 1e3, math.inf, 5e-324] * 10
+    rng.shuffle(values)
+    matrix = np.array(values[: len(values) // 12 * 12]).reshape(-1, 12)
+    rows = round_rows(matrix, 4)
+    for row, got in zip(matrix.tolist(), rows, strict=True):
+        for v, r in zip(row, got, strict=True):
+            assert type(r) is float
+            assert _same(r, v if v == 0.0 else round_places(v, 4)), v
+
+
+def test_rows_keep_not_a_number() -> None:
+    import numpy as np
+
+    from cognimem.recall.rounding import round_rows
+
+    assert math.isnan(round_rows(np.array([[math.nan, 0.5]]), 4)[0][0])

@@ -42,11 +42,14 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import chain
+
+import numpy as np
 
 from cognimem.models import ItemKind, MemoryItem
 from cognimem.models.items import utility
 from cognimem.recall.presets import HalfLives, RecallConfig
-from cognimem.recall.rounding import round_places
+from cognimem.recall.rounding import round_places, round_rows
 
 # the runs of word characters longer than two (a run is matched whole or not at all)
 _LONG_WORD = re.compile(r"\w{3,}", re.UNICODE)
@@ -178,18 +181,18 @@ def rerank(
     lives = config.half_lives
     days = {kind: half_life(kind, lives) for kind in ItemKind}
     words = words_needed(config, entity_tokens)
-    out: list[Ranked] = []
-    for c in candidates:
+    inputs = list(candidates)
+    tokens: list[frozenset[str]] = []
+    values: list[tuple[float, ...]] = []
+    for c in inputs:
         item = c.item
         assert item is not None
-        tokens = tokens_of(item.text) if words else _NO_WORDS
-        values = signal_values(c, item, entity_tokens, tokens, now, lives, days[item.kind])
-        # the weighted sum in ``SIGNALS``' order, as ``sum`` adds it
-        score = sum([w * v for w, v in zip(weights, values, strict=True)])
-        # most signals are 0.0, which rounding leaves as it is
-        rounded = {
-            k: v if v == 0.0 else round_places(v, 4) for k, v in zip(SIGNALS, values, strict=True)
-        }
+        words_of = tokens_of(item.text) if words else _NO_WORDS
+        tokens.append(words_of)
+        values.append(signal_values(c, item, entity_tokens, words_of, now, lives, days[item.kind]))
+    scores, signals = _weighed(values, weights)
+    out: list[Ranked] = []
+    for c, score, rounded, words_of in zip(inputs, scores, signals, tokens, strict=True):
         if c.stale_since is not None:
             score *= NO_LONGER_TRUE_FACTOR
             rounded["no_longer_true"] = 1.0
@@ -197,9 +200,33 @@ def rerank(
         if distance is not None:  # a shared level's: the user's own first on a tie
             score *= 1 - LEVEL_PENALTY * distance
             rounded["level"] = distance
-        out.append(Ranked(item, score, rounded, c.raw, c.steps, tokens, stale_since=c.stale_since))
+        item = c.item
+        assert item is not None
+        stale = c.stale_since
+        out.append(Ranked(item, score, rounded, c.raw, c.steps, words_of, stale_since=stale))
     out.sort(key=lambda r: (-r.score, r.item.id))
     return out
+
+
+def _weighed(
+    values: list[tuple[float, ...]], weights: list[float]
+) -> tuple[list[float], list[dict[str, float]]]:
+    """Each candidate's weighted sum of its signals (added in ``SIGNALS``' order from
+    0.0, as ``sum`` of the products adds them on Python 3.11) and its signals rounded to
+    four places (a signal of 0.0 left as it is), by name: over the candidates' matrix
+    at once when every value and weight is a float (the signals always are), else one
+    value at a time, as ``round_places`` of an int keeps it an int."""
+    kinds = set(map(type, chain.from_iterable(values)))
+    if not values or kinds | set(map(type, weights)) != {float}:
+        return [sum([w * v for w, v in zip(weights, row, strict=True)]) for row in values], [
+            {k: v if v == 0.0 else round_places(v, 4) for k, v in zip(SIGNALS, row, strict=True)}
+            for row in values
+        ]
+    matrix = np.array(values, dtype=np.float64)
+    total = np.zeros(len(values))
+    for j, w in enumerate(weights):
+        total += w * matrix[:, j]
+    return total.tolist(), [dict(zip(SIGNALS, row, strict=True)) for row in round_rows(matrix, 4)]
 
 
 _NO_WORDS: frozenset[str] = frozenset()

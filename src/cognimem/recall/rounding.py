@@ -13,6 +13,8 @@ finite) is ``round``'s own: an int stays an int, as ``round`` leaves it.
 
 from __future__ import annotations
 
+import numpy as np
+
 _SCALES = (1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6)  # exact doubles
 # taken below 1e3 with at most 6 places: the product is under 1e9, its rounding error
 # under 2**-24 (6e-8), well inside this margin from a half
@@ -29,3 +31,20 @@ def round_places(value: float, digits: int) -> float:
         if abs(scaled - n) < _CLEAR_OF_HALF:
             return n / scale
     return round(value, digits)
+
+
+def round_rows(values: np.ndarray, digits: int) -> list[list[float]]:
+    """``[[round_places(v, digits) for v in row] for row in values]`` for a 2-D float64
+    array, a zero (``0.0`` or ``-0.0``) left as it is: the same doubles, with the test
+    for a half done on the whole array at once (the rerank's ~190 rounds a read, one
+    call each). A value outside the fast range, or near a half, is ``round``'s own."""
+    scale = _SCALES[digits]
+    scaled = values * scale
+    nearest = np.rint(scaled)  # half to even, as ``round`` of a float
+    with np.errstate(invalid="ignore"):  # an infinite value: inf - inf, not fast
+        off = np.abs(scaled - nearest)
+    fast = (values > 0.0) & (values < _BELOW) & (off < _CLEAR_OF_HALF)
+    rows: list[list[float]] = np.where(fast, nearest / scale, values).tolist()
+    for i, j in zip(*np.nonzero(~fast & (values != 0.0)), strict=True):
+        rows[i][j] = round(rows[i][j], digits)
+    return rows
