@@ -118,3 +118,17 @@ def test_a_bad_stored_value_is_refused_as_before() -> None:
         rows.item_from_row(_row(ITEM_COLUMNS, {**ITEM_FULL, "kind": "no such kind"}))
     with pytest.raises(ValueError, match="not a valid FactStatus"):
         rows.fact_from_row(_row(FACT_COLUMNS, {**FACT_FULL, "status": "no such status"}))
+
+
+@pytest.mark.parametrize(
+    "micros",
+    [0, 1, -1, 999_999, 1_700_000_000_123_457, 4_102_444_800_000_001, -86_400_000_000_001],
+)
+def test_sqlite_times_decode_as_from_micros(micros: int) -> None:
+    """SQLite's ``decode_time`` holds ``from_micros``' formula in its one call: the
+    same datetime, NULL as None."""
+    from cognimem.models.clock import from_micros
+
+    assert rows.decode_time(micros) == from_micros(micros)
+    assert rows.decode_time(micros).tzinfo == from_micros(micros).tzinfo
+    assert rows.decode_time(None) is None

@@ -301,7 +301,8 @@ def item_from_row(row: Columns, time: TimeDecoder, at: int = 0) -> MemoryItem:
     """An item from a row whose columns from position ``at`` on are ``ITEM_COLUMNS`` (or
     ``ITEM_SELECT``'s) in their order; later columns are not read. By position: a
     ``sqlite3.Row`` finds a column by name by comparing names in turn (~18 -> ~11
-    microseconds an item, ~30 a read)."""
+    microseconds an item, ~30 a read). The JSON and NOT NULL time columns are read
+    inline (``_json_list``, ``_json_object``, ``_required``: ~6 calls an item fewer)."""
     (
         id_, tenant_id, namespace, user_id, agent_id, session_id, text, kind, key, entities,
         source_event_ids, external_ids, author, occurred_at, recorded_at, importance,
@@ -309,6 +310,9 @@ def item_from_row(row: Columns, time: TimeDecoder, at: int = 0) -> MemoryItem:
         cited_count, success_count, failure_count, consolidated, supersedes, superseded_by,
         embedding_model, metadata, event_start, event_end, novelty,
     ) = row[at : at + _ITEM_WIDTH]  # fmt: skip
+    occurred, recorded = time(occurred_at), time(recorded_at)
+    assert occurred is not None, "a NOT NULL time column came back NULL"
+    assert recorded is not None, "a NOT NULL time column came back NULL"
     return stored_item(
         {  # in MemoryItem's field order
             "id": id_,
@@ -316,12 +320,13 @@ def item_from_row(row: Columns, time: TimeDecoder, at: int = 0) -> MemoryItem:
             "text": text,
             "kind": _KINDS.get(kind) or ItemKind(kind),
             "key": key,
-            "entities": _json_list(entities),
-            "source_event_ids": _json_list(source_event_ids),
-            "external_ids": _json_list(external_ids),
+            # the empty array (most rows' entities and ids) without a parse
+            "entities": [] if entities == "[]" else parse_json(entities),
+            "source_event_ids": [] if source_event_ids == "[]" else parse_json(source_event_ids),
+            "external_ids": [] if external_ids == "[]" else parse_json(external_ids),
             "author": author,
-            "occurred_at": _required(time, occurred_at),
-            "recorded_at": _required(time, recorded_at),
+            "occurred_at": occurred,
+            "recorded_at": recorded,
             "event_start": time(event_start),
             "event_end": time(event_end),
             "importance": importance,
@@ -340,7 +345,7 @@ def item_from_row(row: Columns, time: TimeDecoder, at: int = 0) -> MemoryItem:
             "supersedes": supersedes,
             "superseded_by": superseded_by,
             "embedding_model": embedding_model,
-            "metadata": _json_object(metadata),
+            "metadata": {} if metadata == "{}" else parse_json(metadata),
         }
     )
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 
 from cognimem.models import Event, ItemStatus, MemoryItem
-from cognimem.models.clock import from_micros, to_micros
+from cognimem.models.clock import to_micros
 from cognimem.models.knowledge import Fact
 from cognimem.store import records, row_values
 from cognimem.store.by_id import by_id_reads
@@ -26,10 +26,13 @@ from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS, USAGE_COUNTERS
 from cognimem.store.sqlite import scopes
 from cognimem.store.types import PendingItem
 
+_from_timestamp = datetime.fromtimestamp
+
 
 def decode_time(value: Any) -> datetime | None:
-    """A stored time (integer microseconds, or NULL) as an aware UTC datetime."""
-    return None if value is None else from_micros(int(value))
+    """A stored time (integer microseconds, or NULL) as an aware UTC datetime:
+    ``from_micros(int(value))``, its formula in this one call (~130 times a read)."""
+    return None if value is None else _from_timestamp(int(value) / 1_000_000, UTC)
 
 
 def encode_time(value: datetime | None) -> int | None:
