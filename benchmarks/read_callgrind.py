@@ -26,11 +26,25 @@ where the reads' and the embeddings' instructions went by shared object (libpyth
 SQLite, onnxruntime, numpy, ...), self cost, mean a read. Under callgrind a read takes
 ~1 s (threads run one at a time).
 
+At a higher load even the first reads were not clean (round of 2026-12-01, 05:30 UTC,
+load ~12: reads 1-4 of two runs of one tree 45-73M instructions, SQLite, libc and
+libcrypto three times their counts in the other tree's runs). ``--by-thread`` has
+callgrind keep each thread's counts apart (``--separate-threads=yes``; at each marker
+it wrote the main thread's file alone, ``cg.PID.N-01``) and prints the main thread's
+count a read: the event loop's thread (the read's Python, its SQLite reads, the int8
+scan), not the embedding's pool threads. It is not clean either: in one run of each
+tree that round, work hashing with sha256 (libcrypto, ``_Py_strhex``: ~0.4-0.6M a read)
+fell on that thread too, with one read far off (19.5M, 44.1M against ~26M); the runs
+without it differed by the change alone. ``--compare --thread 1`` compares that
+thread's files.
+
 Usage (from the repository root):
 
     python benchmarks/read_callgrind.py --db PATH [--tree . [--tree ../other]]
         [--reads 20] [--warmup 10] [--user ID] [--out FILE.json] [--keep DIR]
+        [--by-thread]
     python benchmarks/read_callgrind.py --compare DIR [DIR ...] [--first 4] [--top 25]
+        [--thread 1]
 
 ``--compare`` reads the dumps ``--keep`` kept (one directory a run: ``DIR/TREE``), the
 first half of the runs against the second.
@@ -122,24 +136,61 @@ def self_costs(path: Path) -> tuple[int, dict[tuple[str, str], int]]:
     return total, dict(costs)
 
 
-def parse(path: Path) -> tuple[int, dict[str, int]]:
-    """A callgrind dump's total instructions and its self cost by shared object."""
-    total, costs = self_costs(path)
+def parse(paths: list[Path]) -> tuple[int, dict[str, int]]:
+    """A callgrind dump's total instructions and its self cost by shared object (over
+    its threads' files)."""
+    total, costs = group_costs(paths)
     by_object: dict[str, int] = defaultdict(int)
     for (obj, _), cost in costs.items():
         by_object[obj] += cost
     return total, dict(by_object)
 
 
-def compare(dirs: list[Path], first: int, top: int) -> None:
+_DUMP = re.compile(r"^cg\.\d+\.(\d+)(?:-(\d+))?$")
+
+
+def numbered_dumps(d: Path, thread: int | None = None) -> list[Path]:
+    """The numbered dumps in ``d`` in order (one a marker). With ``--by-thread``
+    callgrind writes one file a dump and thread (``cg.PID.N-TT``): ``thread`` picks
+    that thread's (1: the main thread, the event loop's), None every thread's in
+    turn."""
+    found = []
+    for p in d.iterdir():
+        m = _DUMP.match(p.name)
+        if m and (thread is None or m.group(2) is None or int(m.group(2)) == thread):
+            found.append((int(m.group(1)), int(m.group(2) or 0), p))
+    return [p for _, _, p in sorted(found)]
+
+
+def thread_dumps(d: Path, thread: int | None) -> list[list[Path]]:
+    """The files of each numbered dump (one a thread with ``--by-thread``), in order."""
+    groups: dict[int, list[Path]] = defaultdict(list)
+    for p in numbered_dumps(d, thread):
+        m = _DUMP.match(p.name)
+        assert m is not None
+        groups[int(m.group(1))].append(p)
+    return [groups[n] for n in sorted(groups)]
+
+
+def group_costs(paths: list[Path]) -> tuple[int, dict[tuple[str, str], int]]:
+    """``self_costs`` summed over one dump's files (its threads')."""
+    total, costs = 0, defaultdict(int)
+    for path in paths:
+        t, by = self_costs(path)
+        total += t
+        for k, c in by.items():
+            costs[k] += c
+    return total, dict(costs)
+
+
+def compare(dirs: list[Path], first: int, top: int, thread: int | None = None) -> None:
     """The kept dumps of runs (``--keep``'s directories, one a run), reads 1 to
     ``first``: each run's instructions a read, then self cost by shared object and the
     functions that differ most between the first half of the runs and the second (say,
     main's runs, then a branch's), mean a read."""
     runs = []
     for d in dirs:
-        dumps = sorted(d.glob("cg.*.*"), key=lambda p: int(p.name.rsplit(".", 1)[1]))
-        reads = [self_costs(p) for p in dumps[1 : first + 1]]
+        reads = [group_costs(g) for g in thread_dumps(d, thread)[1 : first + 1]]
         costs: dict[tuple[str, str], float] = defaultdict(float)
         for _, by in reads:
             for key, cost in by.items():
@@ -183,6 +234,7 @@ def run_tree(tree: Path, db: Path, args: argparse.Namespace, work: Path) -> dict
         "valgrind",
         "--tool=callgrind",
         "--dump-before=os_getppid",
+        *(["--separate-threads=yes"] if args.by_thread else []),
         f"--callgrind-out-file={out}/cg.%p",
         sys.executable,
         str(Path(__file__).resolve()),
@@ -196,19 +248,21 @@ def run_tree(tree: Path, db: Path, args: argparse.Namespace, work: Path) -> dict
         *(["--user", args.user] if args.user else []),
     ]
     subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    dumps = sorted(out.glob("cg.*.*"), key=lambda p: int(p.name.rsplit(".", 1)[1]))
+    dumps = thread_dumps(out, None)
     n = args.reads
     if len(dumps) < 2 * n + 1:
-        raise RuntimeError(f"expected the markers' dumps, found {[d.name for d in dumps]}")
+        raise RuntimeError(f"expected the markers' dumps, found {len(dumps)}")
     if args.keep:
         keep = args.keep / tree.name
         keep.mkdir(parents=True, exist_ok=True)
-        for d in dumps:
-            shutil.copy(d, keep / d.name)
+        for group in dumps:
+            for d in group:
+                shutil.copy(d, keep / d.name)
     # dump 0: start-up and warm-up; then one dump a read, one a bare embedding (the
     # last, at exit, has no number)
     reads = [parse(d) for d in dumps[1 : n + 1]]
     embeds = [parse(d) for d in dumps[n + 1 : 2 * n + 1]]
+    loop = [group_costs(g[:1])[0] for g in dumps[1 : n + 1]] if args.by_thread else []
     beyond = [r[0] - e[0] for r, e in zip(reads, embeds, strict=True)]
     by_object: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for (_, read_by), (_, embed_by) in zip(reads, embeds, strict=True):
@@ -220,6 +274,9 @@ def run_tree(tree: Path, db: Path, args: argparse.Namespace, work: Path) -> dict
     return {
         "reads": n,
         "read_instructions_k": [round(r[0] / 1000) for r in reads],
+        # with --by-thread: the main thread's alone (the event loop's: the read's own
+        # Python, its SQLite reads and the int8 scan; not the embedding's pool threads)
+        "loop_thread_instructions_k": [round(c / 1000) for c in loop],
         "embedding_instructions_k": [round(e[0] / 1000) for e in embeds],
         "read_median_k": round(statistics.median(r[0] for r in reads) / 1000),
         "embedding_median_k": round(statistics.median(e[0] for e in embeds) / 1000),
@@ -245,10 +302,14 @@ def main() -> None:
     p.add_argument("--compare", type=Path, nargs="+", help="kept dump directories")
     p.add_argument("--first", type=int, default=4, help="reads --compare takes")
     p.add_argument("--top", type=int, default=25)
+    p.add_argument(
+        "--by-thread", action="store_true", help="one dump file a thread (--separate-threads)"
+    )
+    p.add_argument("--thread", type=int, help="--compare: this thread's files alone (1: main)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.compare:
-        compare(args.compare, args.first, args.top)
+        compare(args.compare, args.first, args.top, args.thread)
         return
     if args.db is None:
         p.error("--db is required")
@@ -268,6 +329,8 @@ def main() -> None:
             flush=True,
         )
         print(f"  per read: {found['read_instructions_k']}")
+        if args.by_thread:
+            print(f"  main thread per read: {found['loop_thread_instructions_k']}")
         for obj, (r, e) in found["by_object_mean_k"].items():
             print(f"  {r:>8}k {e:>8}k  {obj}")
     if args.out:
