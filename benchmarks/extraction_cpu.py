@@ -13,6 +13,11 @@ Three uses (from a tree's root):
         [--rounds 6] [--passes 3]
         trees alternated, one process each per round (a change of load on a shared
         machine falls on both), medians of the rounds' medians
+    python benchmarks/extraction_cpu.py instructions [PATH] --tree BASE --tree BRANCH
+        [--limit 600]
+        instructions of one pass over the first ``--limit`` turns, each tree under
+        ``valgrind --tool=callgrind`` (``--dump-before=os_getppid``, called around the
+        pass; ``PYTHONHASHSEED=0``): a count the machine's load does not move
     python benchmarks/extraction_cpu.py table RAW [--top 30]
         where the CPU goes, from ``py-spy record -r 200 -f raw -o RAW -- python
         benchmarks/extraction_cpu.py run --passes 12``: the share of the samples
@@ -31,6 +36,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from datetime import UTC, datetime
@@ -41,8 +47,10 @@ DEFAULT = Path("../shared/data/locomo/locomo10_dev.json")
 _AT = datetime(2024, 3, 15, 12, 0, tzinfo=UTC)
 
 
-def run(path: Path, passes: int) -> list[float]:
-    """CPU ms per message of each pass over the file's turns (after a warm-up pass)."""
+def run(path: Path, passes: int, limit: int | None = None, mark: bool = False) -> list[float]:
+    """CPU ms per message of each pass over the file's first ``limit`` turns (after a
+    warm-up pass); ``mark``: ``os.getppid`` called before and after each pass (the
+    markers callgrind dumps its counts at)."""
     from cognimem.ingest.extract.rules import RuleExtractor
     from cognimem.models.extraction import ExtractionInput
 
@@ -56,16 +64,51 @@ def run(path: Path, passes: int) -> list[float]:
                     ExtractionInput(text=t["text"], occurred_at=_AT, author=t.get("speaker"))
                     for t in turns
                 ]
+    messages = messages[:limit]
     extractor = RuleExtractor()
     for message in messages:
         extractor.extract_one(message)
     out = []
     for _ in range(passes):
+        if mark:
+            os.getppid()
         start = time.process_time()
         for message in messages:
             extractor.extract_one(message)
         out.append((time.process_time() - start) / len(messages) * 1000)
+        if mark:
+            os.getppid()
     return out
+
+
+def instructions(path: Path, trees: list[Path], limit: int) -> None:
+    for tree in trees:
+        with tempfile.TemporaryDirectory() as out:
+            env = {**os.environ, "PYTHONPATH": f"{tree / 'src'}:{tree}", "PYTHONHASHSEED": "0"}
+            command = [
+                "valgrind",
+                "--tool=callgrind",
+                "--dump-before=os_getppid",
+                f"--callgrind-out-file={out}/cg.%p",
+                sys.executable,
+                str(Path(__file__).resolve()),
+                "run",
+                str(path),
+                "--passes",
+                "1",
+                "--limit",
+                str(limit),
+                "--mark",
+            ]
+            subprocess.run(command, env=env, check=True, capture_output=True)
+            dumps = sorted(Path(out).glob("cg.*.*"), key=lambda p: int(p.name.rsplit(".", 1)[1]))
+            # dump 1: start-up and warm-up; dump 2: the pass (ended by the second marker)
+            total = next(
+                int(line.split()[1])
+                for line in dumps[1].read_text().splitlines()
+                if line.startswith(("summary:", "totals:"))
+            )
+            print(f"{tree}: {total} instructions, {total / limit:.0f} a message ({limit} turns)")
 
 
 def compare(path: Path, trees: list[Path], rounds: int, passes: int) -> None:
@@ -127,13 +170,21 @@ def main() -> None:
     two.add_argument("--tree", type=Path, action="append", required=True)
     two.add_argument("--rounds", type=int, default=6)
     two.add_argument("--passes", type=int, default=3)
+    one.add_argument("--limit", type=int)
+    one.add_argument("--mark", action="store_true")
+    four = sub.add_parser("instructions")
+    four.add_argument("path", nargs="?", type=Path, default=DEFAULT)
+    four.add_argument("--tree", type=Path, action="append", required=True)
+    four.add_argument("--limit", type=int, default=600)
     three = sub.add_parser("table")
     three.add_argument("raw", type=Path)
     three.add_argument("--top", type=int, default=30)
     args = parser.parse_args()
     if args.what == "run":
-        found = run(args.path, args.passes)
+        found = run(args.path, args.passes, args.limit, args.mark)
         print(" ".join(f"{v:.4f}" for v in found), "median", f"{statistics.median(found):.4f}")
+    elif args.what == "instructions":
+        instructions(args.path, [t.resolve() for t in args.tree], args.limit)
     elif args.what == "compare":
         compare(args.path, [t.resolve() for t in args.tree], args.rounds, args.passes)
     else:

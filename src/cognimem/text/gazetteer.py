@@ -29,6 +29,7 @@ __all__ = [
 
 Gender = Literal["f", "m"]
 
+_THE = re.compile(r"^the\s+")  # a leading "the", which place lookups ignore
 _ORG_SUFFIX = re.compile(
     r"\b(?:inc|llc|ltd|plc|corp|corporation|co|company|gmbh|ag|sa|bank|university|college|"
     r"school|academy|hospital|clinic|labs?|group|foundation|institute|technologies|tech|"
@@ -72,13 +73,13 @@ def _first_names() -> dict[str, Gender | None]:
 
 def is_known_place(name: str) -> bool:
     """A country or a large city ("Seattle", "São Paulo", "Japan"); "the" is ignored."""
-    key = re.sub(r"^the\s+", "", name.strip().lower())
+    key = _THE.sub("", name.strip().lower())
     return key in COUNTRIES or key in _cities() or _fold(key) in _cities()
 
 
 def is_city(name: str) -> bool:
     """A large city, also one that is a country too ("Singapore", "Djibouti")."""
-    key = re.sub(r"^the\s+", "", name.strip().lower())
+    key = _THE.sub("", name.strip().lower())
     return key in _cities() or _fold(key) in _cities()
 
 

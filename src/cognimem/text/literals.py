@@ -222,7 +222,13 @@ class Gated:
         """Whether ``text`` may hold a match (``False``: it holds none)."""
         last = _last[0]  # ``_lowered`` written out: this runs ~60,000 times per 400 turns
         low = last[1] if last[0] is text else _lowered(text)
-        return low is None or any(map(low.__contains__, self._needles))
+        if low is None:
+            return True
+        # a loop, not ``any``: ~30 % cheaper a call here (no generator or map object)
+        for needle in self._needles:  # noqa: SIM110
+            if needle in low:
+                return True
+        return False
 
     def search(self, text: str, pos: int = 0, endpos: int = _END) -> re.Match[str] | None:
         return self.regex.search(text, pos, endpos) if self.may_match(text) else None

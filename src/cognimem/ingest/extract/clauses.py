@@ -183,7 +183,7 @@ _REPORTED = icase(
 )
 # a question the speaker asks or is unsure of: "I asked my GP whether I'm anaemic",
 # "I'm not sure if I'm allergic to X" (what follows is asked, not known)
-_ASKED = icase(
+_ASKED = gated(
     r"\b(?:I|we)(?:'ve| have)?\s+(?:(?:keep|kept|wanted to|want to|need to|meant to|"
     r"have to|had to|was going to|'m going to|am going to)\s+)?(?:asked|ask|asking)\s+"
     r"(?:[\w']+\s+){0,3}?(?:if|whether)\b|\b(?:I'm|I am|we're|we are)\s+(?:not|never)\s+"

@@ -123,7 +123,7 @@ _FIRST_WORD = re.compile(r"^\W*(?P<w>[A-Z][a-z]+)\b")
 _SHORT = re.compile(r"\b[A-Z][a-z]{2,}\b(?!['-])")
 # ... not in a sentence about names ("Niko is his nickname", "we call him Teddy"): there
 # the other name is what is said
-_NAMING = icase(r"\b(?:(?:nick)?names?|short for|go(?:es)? by|known as|aka|calls?|called)\b")
+_NAMING = gated(r"\b(?:(?:nick)?names?|short for|go(?:es)? by|known as|aka|calls?|called)\b")
 _AGREE = {
     "'re": " is", " are": " is", " were": " was", "'ve": " has", " have": " has",
     " do": " does", " don't": " doesn't", " aren't": " isn't", " weren't": " wasn't",

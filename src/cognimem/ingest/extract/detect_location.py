@@ -8,7 +8,7 @@ from __future__ import annotations
 from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
-from cognimem.ingest.extract.patterns import MODS, NAME, PLACE, REL, THIRD, icase
+from cognimem.ingest.extract.patterns import MODS, NAME, PLACE, REL, THIRD, gated, icase
 from cognimem.ingest.extract.place_phrases import (
     BEEN_IN,
     HOME,
@@ -32,7 +32,7 @@ _THIRD_LIVES = icase(
 
 # two people who live in one place: "My brother Ivan and my sister Nadia both live in
 # Krakow" (each of them; the first as in ``THIRD``, the second named)
-_PAIR_LIVES = icase(
+_PAIR_LIVES = gated(
     rf"{THIRD}and\s+(?:my\s+{MODS}(?:{REL})\s*,?\s+)?(?P<who2>{NAME})\s*,?\s+"
     rf"(?:(?:both|also|now|currently|still)\s+)*(?:live|are living|have lived|moved|have "
     rf"moved|just moved|relocated)\s+(?:in|to)\s+(?P<v>{PLACE})"

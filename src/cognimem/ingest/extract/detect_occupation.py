@@ -18,6 +18,7 @@ from cognimem.ingest.extract.patterns import (
     JOB_PHRASE,
     ORG,
     THIRD,
+    gated,
     icase,
     names_occupation,
 )
@@ -94,7 +95,7 @@ _STUDIES = icase(
     rf"(?=\s+(?:at|in)\b|[,.!;]|$)(?:\s+at\s+(?P<school>{ORG}))?"
 )
 _TO_BECOME = icase(r"to\s+(?:be|become)\s+(?P<role>.+)")
-_THIRD_WORKS = icase(
+_THIRD_WORKS = gated(
     rf"{THIRD}(?:works|is working|now works|started working|just started working)\s+"
     rf"(?:at|for)\s+(?P<v>{ORG})"
 )

@@ -23,7 +23,7 @@ names a topic: the markers are words of habit and English function words.
 from __future__ import annotations
 
 from cognimem.ingest.extract.habit_verbs import NOT_HABIT_VERBS
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.text.tokens import words
 
 __all__ = ["HABIT_WORDS", "habit_stance", "habitual"]
@@ -51,14 +51,16 @@ _DECLINE = icase(
     rf"(?:message|word|news|info|information))\b)[a-z].*)"
 )
 # "I usually give X a miss (at peak times)": the object with what follows "a miss"
-_GIVE_A_MISS = icase(
+_GIVE_A_MISS = gated(
     rf"^{_SUBJECT}\s+{_HABIT}give\s+(?P<rest>(?!(?:it|that|this|them|him|her|you)\b)[a-z].*?)"
-    r"\s+a\s+(?:miss|wide\s+berth)\b(?P<tail>.*)"
+    r"\s+a\s+(?:miss|wide\s+berth)\b(?P<tail>.*)",
+    gate_match=True,
 )
 # never declining: "I'd never say no to X", "I never turn down X", "we never pass up X"
-_NEVER_DECLINE = icase(
+_NEVER_DECLINE = gated(
     rf"^{_SUBJECT}(?:'d|\s+would|'ll|\s+will)?\s+(?:(?:honestly|just|really)\s+)?never\s+"
-    r"(?:ever\s+)?(?:say\s+no\s+to|turn\s+down|pass\s+up|refuse)\s+(?P<rest>[a-z].*)"
+    r"(?:ever\s+)?(?:say\s+no\s+to|turn\s+down|pass\s+up|refuse)\s+(?P<rest>[a-z].*)",
+    gate_match=True,
 )
 # a noun of habit the speaker names as theirs: "my go-to", "my usual order", "my
 # comfort watch", "our default for a quick lunch"
@@ -78,16 +80,18 @@ _CHOICE = icase(
     r"(?:always|usually|normally|generally|invariably)\s+(?P<rest>[a-z0-9].*)"
 )
 # the object first: "Window seats are my usual pick", "Pad thai is our default order"
-_DEFAULT_AFTER = icase(
+_DEFAULT_AFTER = gated(
     r"^(?!(?:it|this|that|he|she|they|you|we|I)\b)(?P<rest>[a-z][\w' -]{1,60}?)\s+(?:is|are)\s+"
     r"(?:always\s+|usually\s+)?(?:my|our)\s+(?:(?:usual|regular|default|standard|go-to|first|"
-    r"top|safe)\s+)+(?:choice|pick|order|option|drink|meal|snack|spot|place|bet|fallback)\b"
+    r"top|safe)\s+)+(?:choice|pick|order|option|drink|meal|snack|spot|place|bet|fallback)\b",
+    gate_match=True,
 )
 # the place the speaker is at their best: "I'm happiest with a quiet table by the window"
-_HAPPIEST = icase(
+_HAPPIEST = gated(
     r"^(?:I'm|we're|I am|we are)\s+(?:(?:always|usually|honestly|definitely)\s+)?(?:happiest|"
     r"most\s+(?:comfortable|relaxed|at\s+home)|at\s+(?:my|our)\s+best)\s+(?P<rest>(?:with|in|"
-    r"on|at|by|near|when|doing)\s+(?!(?:it|that|this|them|you)\b)[a-z].*)"
+    r"on|at|by|near|when|doing)\s+(?!(?:it|that|this|them|you)\b)[a-z].*)",
+    gate_match=True,
 )
 # "I'm not much of a drinker", "I'm not a big reader": against the agent noun's doing
 _NOT_MUCH_OF = icase(
@@ -97,25 +101,28 @@ _NOT_MUCH_OF = icase(
     r"though|to be honest|tbh))?[\s.!]*$"
 )
 # "I'm a tea drinker rather than a coffee drinker": the first, compared
-_RATHER_THAN = icase(
+_RATHER_THAN = gated(
     r"^(?:I'm|we're|I am|we are)\s+(?:(?:definitely|really|honestly|much)\s+)?an?\s+"
     r"(?P<rest>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?\s+[a-z-]+(?:er|ist|ie|person|people|type))s?"
-    r"\s+(?:rather\s+than|more\s+than|not|over)\s+an?\s+\w"
+    r"\s+(?:rather\s+than|more\s+than|not|over)\s+an?\s+\w",
+    gate_match=True,
 )
 # the frame of place or purpose in the head, kept beside the object: "at the bar",
 # "for focus", "for game night" (not the noun of the habit: "workout", "shoes")
 _FRAME = icase(r"^\s*(?P<frame>(?:at|for|in|on|with|when|after|before|during)\s+.+)$")
 # "I'm more of a tea drinker", "I'm more of a pool swimmer than a sea swimmer"
-_MORE_OF = icase(
+_MORE_OF = gated(
     r"^(?:I'm|we're|I am|we are)\s+(?:(?:much|definitely|far|probably|honestly|really|"
     r"generally|always|increasingly)\s+)*more\s+of\s+an?\s+(?P<rest>(?:(?!than\b)[a-z][\w'-]*\s+){1,3}?"
-    r"[a-z-]+(?:er|ist|ie)s?)\b(?:\s+than\b.*|\s*,.*|[\s.!]*)$"
+    r"[a-z-]+(?:er|ist|ie)s?)\b(?:\s+than\b.*|\s*,.*|[\s.!]*)$",
+    gate_match=True,
 )
 # "I'm more into jazz than pop (these days)"
-_MORE_INTO = icase(
+_MORE_INTO = gated(
     r"^(?:I'm|we're|I am|we are)\s+(?:(?:much|definitely|far|probably|honestly|really|"
     r"generally|always|increasingly)\s+)*more\s+into\s+(?P<rest>(?!(?:it|that|this|them|him|"
-    r"her)\b)[a-z].*?)(?:\s+than\b.*)?$"
+    r"her)\b)[a-z].*?)(?:\s+than\b.*)?$",
+    gate_match=True,
 )
 # a plain habit: a word of habit, then a verb in the present and what it is done to
 _HABITUAL = icase(

@@ -52,15 +52,17 @@ _LIKE_OVER = icase(
 )
 # "My skin reacts badly to X", "I react badly to X" (not someone else: "my son reacts")
 _BODY = "|".join(sorted(BODY_PARTS, key=len, reverse=True))
-_REACTS = icase(
+_REACTS = gated(
     rf"^(?:I|we|my\s+(?:{_BODY}))\s+(?:\w+ly\s+)?reacts?\s+(?:really\s+|very\s+)?"
-    r"(?:badly|poorly|terribly|horribly|awfully|strongly)\s+to\s+(?P<rest>.+)$"
+    r"(?:badly|poorly|terribly|horribly|awfully|strongly)\s+to\s+(?P<rest>.+)$",
+    gate_match=True,
 )
 # "I don't want to be anywhere near X", "we don't want to live next to X"
-_NOT_NEAR = icase(
+_NOT_NEAR = gated(
     r"^(?:I|we)\s+(?:don't|do\s+not|never|won't)\s+(?:ever\s+)?"
     r"(?:want|like|choose)\s+to\s+(?:be|live|stay|sleep|sit|work)\s+(?:anywhere\s+)?"
-    r"(?:near|close\s+to|next\s+to|beside|by)\s+(?P<rest>.+)$"
+    r"(?:near|close\s+to|next\s+to|beside|by)\s+(?P<rest>.+)$",
+    gate_match=True,
 )
 # "Subtitles ruin a film for me", "X spoils any trip for us"
 _RUINS = gated(

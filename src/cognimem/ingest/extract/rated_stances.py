@@ -24,7 +24,7 @@ symptom a thing gives ("Dairy makes me feel sick") is a causal fact, not a stanc
 from __future__ import annotations
 
 from cognimem.ingest.extract.body_reactions import is_symptom
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.ingest.extract.strong_likes import names_a_thing
 from cognimem.text.valence import valence
 
@@ -43,22 +43,25 @@ _FIND = icase(
     rf"(?P<word>[a-z][a-z-]+){_END}"
 )
 _BE = r"(?:I'm|I\s+am|we're|we\s+are|I've\s+(?:always\s+)?been|I\s+get|we\s+get)"
-_NOT_FOR = icase(
+_NOT_FOR = gated(
     rf"^{_BE}\s+{_DEGREE}(?:not|never)\s+{_DEGREE}(?P<word>[a-z][a-z-]+)\s+"
-    r"(?:(?:on|of|in|with|about|for|around)\s+|(?=[a-z]+ing\b))(?P<rest>[a-z].+)"
+    r"(?:(?:on|of|in|with|about|for|around)\s+|(?=[a-z]+ing\b))(?P<rest>[a-z].+)",
+    gate_match=True,
 )
-_NO_NOUN = icase(
+_NO_NOUN = gated(
     r"^(?:I|we)\s+(?:(?:really|just|honestly|genuinely)\s+)*(?:have|'ve\s+got|'ve|have\s+got|"
     r"got)\s+(?:no|zero|absolutely\s+no|little)\s+(?P<word>[a-z]+)\s+(?:in|for)\s+"
-    r"(?P<rest>[a-z].+)"
+    r"(?P<rest>[a-z].+)",
+    gate_match=True,
 )
 # "Crowded trains make me anxious", "Long hikes leave me feeling great": not a person,
 # a pronoun or what someone did once ("made")
-_MAKES_ME = icase(
+_MAKES_ME = gated(
     r"^(?!(?:my|our|his|her|their|your|it|it's|this|that|these|those|he|she|they|you|we|I|"
     r"there|what|which|who|when|if|no)\b)(?P<rest>[a-z][\w' &-]{1,80}?)\s+"
     r"(?:(?:always|really|just|usually|generally|tend\s+to|tends\s+to)\s+)*"
-    rf"(?:makes?|leaves?)\s+(?:me|us)\s+(?:feel(?:ing)?\s+)?{_DEGREE}(?P<word>[a-z][a-z-]+){_END}"
+    rf"(?:makes?|leaves?)\s+(?:me|us)\s+(?:feel(?:ing)?\s+)?{_DEGREE}(?P<word>[a-z][a-z-]+){_END}",
+    gate_match=True,
 )
 # the words one of which a form needs, besides a rated word
 _FORM_WORDS = frozenset(

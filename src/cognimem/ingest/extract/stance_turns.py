@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 
 from cognimem.ingest.extract.clauses import after_conjunctions
-from cognimem.ingest.extract.patterns import HAS_SPEAKER, icase
+from cognimem.ingest.extract.patterns import HAS_SPEAKER, gated, icase
 from cognimem.text.gazetteer import is_first_name
 from cognimem.text.tokens import words
 
@@ -69,26 +69,29 @@ _PAIR = icase(
     r"fallen\s+out|split\s+up|broken\s+up))\b"
 )
 # the thing first, then what it never was to the speaker
-_NEVER_TO_ME = icase(
+_NEVER_TO_ME = gated(
     rf"{_HONESTLY}{_THING}\s+{_ADV}(?:has|have|'s|'ve)\s+never\s+{_ADV}(?:quite\s+)?(?:done\s+(?:it|"
     r"much|anything)\s+for|appealed\s+to|sat\s+(?:right|well)\s+with|agreed\s+with|clicked\s+"
     r"with|worked\s+for|suited|grabbed|interested|excited|been\s+(?:for|kind\s+to))\s+"
-    rf"{_ME}\b"
+    rf"{_ME}\b",
+    gate_match=True,
 )
 # "X has never been my scene"
-_NEVER_MINE = icase(
+_NEVER_MINE = gated(
     rf"{_HONESTLY}{_THING}\s+{_ADV}(?:has|have|'s|'ve)\s+never\s+{_ADV}been\s+(?:my|our)\s+"
-    r"(?:scene|thing|style|bag|cup\s+of\s+tea|kind\s+of\s+thing)\b"
+    r"(?:scene|thing|style|bag|cup\s+of\s+tea|kind\s+of\s+thing)\b",
+    gate_match=True,
 )
 # "X is something I've never warmed to", "X aren't something I'll book"
-_SOMETHING_I = icase(
+_SOMETHING_I = gated(
     rf"{_HONESTLY}{_THING}\s+{_ADV}(?:(?:is|are)\s+(?:something|a\s+thing)\s+(?:that\s+)?(?:I|we)"
     r"(?:'ve|\s+have)?\s+never\s+(?:really\s+)?(?:warmed|taken|got|gotten|been)\b|(?:isn't|"
     r"aren't|is\s+not|are\s+not)\s+(?:really\s+)?(?:something|a\s+thing)\s+(?:that\s+)?(?:I|we)"
-    r"(?:'ll|\s+will|'d|\s+would)\s+(?:ever\s+)?[a-z]+)"
+    r"(?:'ll|\s+will|'d|\s+would)\s+(?:ever\s+)?[a-z]+)",
+    gate_match=True,
 )
 # the thing first, then what it is to the speaker now
-_NOT_FOR_ME_NOW = icase(
+_NOT_FOR_ME_NOW = gated(
     rf"{_HONESTLY}{_THING}\s+{_ADV}(?:(?:is|are|'s|'re)\s+{_ADV}(?:(?:wasted|lost)\s+on\s+{_ME}|"
     r"out\s+of\s+(?:my|our)\s+(?:league|price\s+range|budget)|beyond\s+(?:my|our)\s+[a-z]+|off\s+"
     r"(?:my|our)\s+(?:[a-z]+\s+)?list|an?\s+no-go(?:\s+(?:zone|area))?\s+for\s+(?:me|us|my\s+\w+)|"
@@ -99,24 +102,28 @@ _NOT_FOR_ME_NOW = icase(
     r"with|for|at)\s+(?:my|our|this)\b|(?:don't|doesn't|do\s+not|does\s+not)\s+"
     r"(?:really\s+)?(?:fit|suit)\s+(?:me|us|(?:my|our)\s+(?:life|lifestyle|routine|schedule|"
     r"week|budget))|(?:don't|doesn't|do\s+not|does\s+not)\s+(?:really\s+)?(?:agree|sit\s+well|"
-    r"get\s+on)\s+with\s+(?:my|our)\s+[a-z]+)"
+    r"get\s+on)\s+with\s+(?:my|our)\s+[a-z]+)",
+    gate_match=True,
 )
 # "X beats Y for me", "X wins over Y every time for me", "X over Y for me"
-_BEATS = icase(
+_BEATS = gated(
     rf"{_HONESTLY}{_THING}\s+{_ADV}(?:beats?|wins?\s+over|trumps?|over)\s+(?P<other>[^,.;]+?)\s+"
-    rf"(?:(?:every\s+(?:single\s+)?time|any\s+day|always|hands\s+down)\s+)?for\s+{_ME}\b"
+    rf"(?:(?:every\s+(?:single\s+)?time|any\s+day|always|hands\s+down)\s+)?for\s+{_ME}\b",
+    gate_match=True,
 )
 # "X is my happy place", "X is my kind of music": for X
-_MY_KIND = icase(
+_MY_KIND = gated(
     rf"{_HONESTLY}{_THING}\s+{_ADV}(?:is|are|'s|'re)\s+(?:(?:definitely|always|really|totally)\s+)?"
     r"(?:my|our)\s+(?:happy\s+place|(?:kind|sort)\s+of\s+[a-z]+|idea\s+of\s+(?:a\s+good\s+"
-    r"time|heaven|bliss|fun))\b"
+    r"time|heaven|bliss|fun))\b",
+    gate_match=True,
 )
 # "X is what I'm after every time": a standing choice (not "A red one is what I'm after")
-_WHAT_IM_AFTER = icase(
+_WHAT_IM_AFTER = gated(
     rf"{_HONESTLY}{_THING}\s+{_ADV}(?:is|are)\s+(?:exactly\s+)?what\s+(?:I|we)(?:'m|\s+am|'re|"
     r"\s+are)\s+(?:after|looking\s+for)\s+(?:every\s+(?:single\s+)?time|always|these\s+days|"
-    r"in\s+general)\b"
+    r"in\s+general)\b",
+    gate_match=True,
 )
 # "Max two hours of X", "At most one X a day"
 _AT_MOST = icase(
@@ -130,17 +137,20 @@ _PICK_OVER = icase(
     r"of)\s+[^,;]+"
 )
 # a standing order: "Please keep X out of any plan", "Leave X off any list"
-_KEEP_OUT = icase(
+_KEEP_OUT = gated(
     r"^(?:please[\s,]+)?(?:keep|leave)\s+(?P<rest>(?!(?:me|us|it|that|this|them|the)\b).+?)\s+"
-    r"(?:out\s+of|off)\s+(?:any|all|every|my|our)\b"
+    r"(?:out\s+of|off)\s+(?:any|all|every|my|our)\b",
+    gate_match=True,
 )
-_LEAVE_ME_OFF = icase(
+_LEAVE_ME_OFF = gated(
     r"^(?:please[\s,]+)?(?:leave|keep|count)\s+(?:me|us)\s+(?:off|out\s+of)\s+(?:any|all|every)\s+"
-    r"(?P<rest>.+)"
+    r"(?P<rest>.+)",
+    gate_match=True,
 )
-_STOP_SENDING = icase(
+_STOP_SENDING = gated(
     r"^(?:please[\s,]+)?(?:stop|quit|(?:don't|do\s+not|never)\s+bother)\s+(?:recommending|suggesting|sending|booking|offering|"
-    r"showing|picking)\s+(?:me\s+)?(?P<rest>.+)"
+    r"showing|picking)\s+(?:me\s+)?(?P<rest>.+)",
+    gate_match=True,
 )
 # "Please spare me any X", "Skip X when you pick games for me"
 _SPARE_ME = icase(
@@ -176,8 +186,9 @@ _KEEP_AT = icase(
     r"[^,;]+?\s+(?:at|under|below|within)\s+(?:[$£€]\s?)?\d+\S*(?:\s+(?:degrees|minutes|hours|"
     r"pounds|dollars|euros|percent|a\s+\w+))?)"
 )
-_HAS_TO_BE = icase(
-    rf"{_HONESTLY}{_THING}\s+{_ADV}(?:has|have|needs?)\s+to\s+be\s+(?P<pred>[^,;]+?)\s+for\s+{_ME}\b"
+_HAS_TO_BE = gated(
+    rf"{_HONESTLY}{_THING}\s+{_ADV}(?:has|have|needs?)\s+to\s+be\s+(?P<pred>[^,;]+?)\s+for\s+{_ME}\b",
+    gate_match=True,
 )
 # a verdict after a story: "Gave X a go last winter, and never again"
 _TRIED_ONCE = icase(

@@ -19,7 +19,7 @@ markers are the verbs and idioms of liking, and English function words.
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.ingest.extract.phrases import join_adjectives
 from cognimem.ingest.extract.vocabulary import CONTEXT_PHRASES
 from cognimem.text.gazetteer import is_first_name
@@ -48,19 +48,21 @@ _MAD = (
     r"not)\b)"
 )
 _FAN = r"(?:an?\s+)?(?:(?:big|huge|massive|great|total|real|true|die-?hard|enormous|avid)\s+)?"
-_LIKE = icase(
+_LIKE = gated(
     rf"^(?:{_SUBJECT}(?P<love>{_MORE}*(?:adore|can't get enough of|can never get enough of|"
     rf"never get tired of|never tire of)|{_MORE}+love(?:,?\s+love)*|love(?:,?\s+love)+|"
     rf"{_KEEN}+(?:enjoy|like)(?!.*\s(?:rather\s+than|instead\s+of|more\s+than|over)\s)|"
     rf"(?:have|'ve)\s+always\s+(?:really\s+)?loved)|"
     rf"(?:{_BE})?{_MORE}*(?P<be>{_FAN}fan\s+of|(?:an?\s+|such\s+an?\s+)?(?:(?:total|real|"
     rf"complete|huge|big)\s+)?sucker\s+for|{_MAD}|crazy\s+about|nuts\s+about|wild\s+about|"
-    rf"obsessed\s+with|passionate\s+about|hooked\s+on|in\s+love\s+with|into))\s+(?P<rest>.+)"
+    rf"obsessed\s+with|passionate\s+about|hooked\s+on|in\s+love\s+with|into))\s+(?P<rest>.+)",
+    gate_match=True,
 )
 # "I'm a huge Star Wars fan", "we're big board game people"
-_NOUN_FAN = icase(
+_NOUN_FAN = gated(
     rf"^{_BE}{_MORE}*(?:an?\s+)?(?:(?:big|huge|massive|great|total|real|true|die-?hard|avid)"
-    rf"\s+)(?P<rest>[\w' &-]+?)\s+(?:fan|lover|buff|fiend|junkie|nut|fanatic)s?\s*[.!]*$"
+    rf"\s+)(?P<rest>[\w' &-]+?)\s+(?:fan|lover|buff|fiend|junkie|nut|fanatic)s?\s*[.!]*$",
+    gate_match=True,
 )
 # a favourite way to spend time: "favourite pastime", "favourite thing to do at weekends"
 _FAVOURITE = (
@@ -68,16 +70,18 @@ _FAVOURITE = (
     r"(?:\s+[a-z]+)?|pastime|activity|hobby)"
 )
 # "X is my thing", "X is totally my jam", "X are my weakness"
-_MY_THING = icase(
+_MY_THING = gated(
     r"^(?P<rest>(?!(?:it|that|this|he|she|they|you|there)\b)[a-z][\w' ,&-]{1,80}?)\s+"
     r"(?:is|are|'s|'re)\s+(?:(?:really|totally|so|definitely|absolutely|just|very\s+much|"
     r"always\s+been)\s+)?(?:my|our)\s+(?:thing|jam|weakness|guilty pleasure|happy place|"
-    rf"passion|{_FAVOURITE}|favou?rite\s+(?:\w+\s+){{0,2}}?(?:thing|kind\s+of\s+\w+))\b"
+    rf"passion|{_FAVOURITE}|favou?rite\s+(?:\w+\s+){{0,2}}?(?:thing|kind\s+of\s+\w+))\b",
+    gate_match=True,
 )
 # "my favourite way to unwind is X": what the speaker most likes doing
-_FAVOURITE_FIRST = icase(
+_FAVOURITE_FIRST = gated(
     rf"^(?:my|our)\s+{_FAVOURITE}(?:\s+(?!is\b|are\b)[\w']+){{0,3}}?\s+(?:is|are|has to be|'s)\s+"
-    rf"(?P<rest>.+)"
+    rf"(?P<rest>.+)",
+    gate_match=True,
 )
 # what "love" and the like may not be the start of: the conversation, the listener, a
 # person or the speaker's own ("I love that", "I love how ...", "I love my job")

@@ -104,6 +104,12 @@ class FirstPerson:
         self.relative = relative
 
 
+# "Ines's been ...", "Ines's got ...": "'s" is "has" ("I have been")
+_PERFECT_AFTER = re.compile(r"\s+(?:been|got|gotten)\b")
+# "watches", "goes": the third person's "es" dropped for "I"
+_ES_AFTER_SIBILANT = re.compile(r"(?:ch|sh|ss|x|z|o)es$")
+
+
 def as_first_person(sentence: str) -> FirstPerson | None:
     """``sentence`` about the person it opens with, said by them; ``None`` when it is
     not a plain statement about a named person (see the module docstring)."""
@@ -130,13 +136,13 @@ def as_first_person(sentence: str) -> FirstPerson | None:
         return FirstPerson(name[:-2], f"{lead}{mine}{after}")
     if (verb in _NOT_STATING and not _CAREER.match(rest)) or _SPEAKER.search(rest):
         return None
-    if verb == "'s" and re.match(r"\s+(?:been|got|gotten)\b", rest):
+    if verb == "'s" and _PERFECT_AFTER.match(rest):
         first = "have"
     elif verb in _IRREGULAR:
         first = _IRREGULAR[verb]
     elif verb.endswith("ies") and len(verb) > 4:
         first = verb[:-3] + "y"
-    elif re.search(r"(?:ch|sh|ss|x|z|o)es$", verb):
+    elif _ES_AFTER_SIBILANT.search(verb):
         first = verb[:-2]
     elif verb.endswith("s") and not verb.endswith("ss"):
         first = verb[:-1]

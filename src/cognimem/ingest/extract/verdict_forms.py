@@ -23,7 +23,7 @@ function words.
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import HAS_SPEAKER, PRONOUN_FIRST, icase
+from cognimem.ingest.extract.patterns import HAS_SPEAKER, PRONOUN_FIRST, gated, icase
 from cognimem.text.tokens import words
 
 __all__ = ["DISLOCATED", "VERDICT_WORDS", "fronted", "verdict"]
@@ -66,27 +66,31 @@ _FOR = icase(
     r")\b"
 )
 # "It's an oat milk flat white for me, every single time", "It's always X for me"
-_ITS_FOR_ME = icase(
+_ITS_FOR_ME = gated(
     r"^it's\s+(?:(?:always|usually|invariably)\s+)?(?!(?:a|an)\s+(?:no|yes)\b)"
     r"(?P<rest>(?!(?:not|no|too|so|very|time|up)\b)[\w' &-]{2,60}?)\s+for\s+(?:me|us)\b"
-    r"(?P<tail>[,\s]*(?:every\s+(?:single\s+)?time|each\s+time|without\s+fail|always))?"
+    r"(?P<tail>[,\s]*(?:every\s+(?:single\s+)?time|each\s+time|without\s+fail|always))?",
+    gate_match=True,
 )
 _HABIT_ALWAYS = icase(r"^it's\s+(?:always|usually|invariably)\s")
 # "I do one big shop on Sunday and nothing else": only the habit
-_AND_NOTHING_ELSE = icase(
+_AND_NOTHING_ELSE = gated(
     r"^(?:I|we)\s+(?:(?:only|just|always|usually)\s+)?(?P<rest>[a-z]+\s+[\w' ,&-]{2,80}?)\s+"
-    r"and\s+nothing\s+else\b"
+    r"and\s+nothing\s+else\b",
+    gate_match=True,
 )
 # a cleft or pseudo-cleft: "X is something I insist on", "X is what I look for"
-_CLEFT = icase(
+_CLEFT = gated(
     rf"{_OBJECT}\s+(?:is|are)\s+(?:something|a\s+thing|one\s+thing|the\s+one\s+thing|what)\s+"
     r"(?:that\s+)?(?P<stance>(?:I|we)(?:\s+[a-z']+){1,4}?)(?P<time>\s+(?:these\s+days|nowadays|now|"
-    r"anymore|any\s+more|at\s+all|ever|again))?\s*[.!]*(?P<tail>,.*)?$"
+    r"anymore|any\s+more|at\s+all|ever|again))?\s*[.!]*(?P<tail>,.*)?$",
+    gate_match=True,
 )
 # a topicalised object of "give ... a miss": "X I give a wide berth"
-_TOPICAL = icase(
+_TOPICAL = gated(
     rf"{_OBJECT}\s+(?P<stance>(?:I|we)\s+(?:(?:always|usually|just|generally)\s+)?give)"
-    r"(?P<gift>\s+an?\s+(?:wide\s+berth|miss))(?P<tail>,.*)?\s*[.!]*$"
+    r"(?P<gift>\s+an?\s+(?:wide\s+berth|miss))(?P<tail>,.*)?\s*[.!]*$",
+    gate_match=True,
 )
 
 

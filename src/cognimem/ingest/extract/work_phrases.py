@@ -60,7 +60,7 @@ RUN_A = icase(
     rf"family|busy|tiny|new)\s+)?(?P<v>{alternation(vocab.WORKPLACES)})\b"
 )
 # "I got promoted to head nurse": the new job
-PROMOTED_TO = icase(
+PROMOTED_TO = gated(
     rf"(?:\b(?:I|we)|^(?P<who>{NAME}))\s+(?:(?:just|finally|recently|also|officially)\s+)?"
     r"(?:got|was|were|has been|have been|'ve been)\s+(?:just\s+)?promoted\s+"
     r"to\s+(?:an?\s+|the\s+)?(?P<v>[a-z][a-z -]{1,40}?)(?=\s*(?:[,.!;]|$|\b(?:at|in|on|"
