@@ -16,7 +16,7 @@ or Z") has no verb after its items and stays whole.
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import gated, icase
 
 __all__ = ["cut_reason", "gives_comma_reason"]
 
@@ -52,7 +52,7 @@ _AFTER_COMMA = icase(
 )
 # a purpose after the object, with no comma: "an apartment with a kitchen so I can cook"
 # (after a comma, "so" brings a result: "I hate driving, so I take the train")
-_PURPOSE = icase(
+_PURPOSE = gated(
     r"(?<!,)\s+so\s+(?:that\s+)?(?:I|we)\s+(?:can|can't|could|don't|won't|never|always|get|have)\b"
     r"[^,;]*[.!]*\s*$"
 )

@@ -132,7 +132,7 @@ _AGREE = {
 _ROLE = icase(rf"\bmy\s+{MODS}(?P<rel>{REL})\b(?!\s*,?\s*{NAME1})(?!\s+(?:and|or)\s+I\b)")
 
 # a person introduced with no fact: "my friend Bram", "Ottilie is such a kind person"
-_MY_REL_NAMED = icase(rf"\bmy\s+{MODS}(?P<rel>{REL})\s*,?\s+(?P<v>{NAME})\b(?!')")
+_MY_REL_NAMED = gated(rf"\bmy\s+{MODS}(?P<rel>{REL})\s*,?\s+(?P<v>{NAME})\b(?!')")
 # ... a name said as one, capital and small letters ("GP" is an abbreviation)
 _MY_NOUN_NAMED = icase(
     rf"\bmy\s+{MODS}(?P<noun>[a-z]+)\s*,?\s+(?:{TITLE}\s+)?(?P<v>(?=(?-i:[A-Z][a-z])){NAME})\b(?!')"

@@ -12,7 +12,7 @@ from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.lexicon import alternation
-from cognimem.ingest.extract.patterns import NAME, NAME1, PET, PLACE, REL, TRAILING_S, icase
+from cognimem.ingest.extract.patterns import NAME, NAME1, PET, PLACE, REL, TRAILING_S, gated, icase
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.tokens import PhraseIndex
@@ -70,7 +70,7 @@ _MET_WHOM = icase(
 _TITLE = re.compile(r"^(?:reading|watching|writing|listening to)?\s*['\"](?P<v>[^'\"]{2,60})['\"]")
 _GOT_LIFE = icase(r"\b(?:I|we)\s+got\s+(?P<v>married|engaged|divorced|promoted)\b")
 # a named third party's: "Sarah just got promoted" (a pronoun resolved to the name)
-_THIRD_GOT_LIFE = icase(
+_THIRD_GOT_LIFE = gated(
     rf"^(?P<who>{NAME})\s+(?:just\s+|finally\s+|recently\s+)?got\s+"
     r"(?P<v>married|engaged|divorced|promoted)\b"
 )

@@ -77,7 +77,7 @@ _ORG_MY_EMPLOYER = icase(
     rf"^(?:the\s+)?(?P<v>{ORG})\s+(?P<verb>is|'s|has\s+been|was)\s+(?:also\s+)?my\s+"
     r"(?:(?:current|new|main|first|old|former|last)\s+)?employer\b"
 )
-_RETIRED = icase(r"\bI(?:'m| have| just)?\s+(?:retired|am retired)\b")
+_RETIRED = gated(r"\bI(?:'m| have| just)?\s+(?:retired|am retired)\b")
 # the speaker's school ("I'm a grad student at NYU"; "She's a student at Yale" is hers)
 _STUDENT_AT = icase(
     rf"\b(?:I'm|I am|I was)\s+(?:an?\s+)?(?:[a-z-]+\s+){{0,2}}?student at\s+(?P<v>{ORG})|"

@@ -115,7 +115,7 @@ _HOW_OFTEN = (
     rf"(?:day|week)|on\s+(?:the\s+)?(?:weekends|{_DAYS})|in\s+(?:my|his|her|their)\s+(?:spare|"
     rf"free)\s+time)"
 )
-_OFTEN = icase(
+_OFTEN = gated(
     r"\bI\s+(?:usually\s+|also\s+|still\s+|try to\s+|often\s+)?"
     r"(?:(?P<go>go)\s+(?P<pre>[a-z]+\s+)?)?(?P<v>[a-z]+)(?P<rest>(?:\s+(?!(?:and|but|or|because|if|when|so|that|who|I)\b)"
     rf"[a-z'-]+){{0,5}}?)\s+{_HOW_OFTEN}\b"

@@ -58,7 +58,7 @@ _HAVE_NAMED_PETS = icase(
 _IS_MY_REL = gated(rf"(?:^|\b)(?P<v>{NAME1})\s+is\s+my\s+{MODS}(?P<rel>{REL}|{PET})\b")
 # "my partner is Christopher Lee" (not "my wife is Japanese": ``vocab.NOT_A_NAME_AFTER_IM``)
 _MY_REL_IS = icase(rf"\b{_MY_KIN}\s+is\s+(?P<v>{NAME})(?=\s*(?:[,.!;]|$|\band\b))")
-_HAVE_REL = icase(
+_HAVE_REL = gated(
     rf"\b(?:I|we)\s+(?:have|got)\s+(?P<v>{NUMBER}\s+{MODS}(?P<rel>{REL}|{PET}|kids|"
     rf"children|sisters|brothers|sons|daughters|dogs|cats|grand(?:kids|children|sons|daughters)))"
     rf"\b(?!\s+(?:named|called|who))"

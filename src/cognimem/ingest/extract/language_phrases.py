@@ -5,12 +5,12 @@ so "I speak fluent dog" and "I'm fluent in sarcasm" give none."""
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import gated
 from cognimem.text.noun_roots import is_language
 
 __all__ = ["spoken"]
 
-_SPEAKS = icase(
+_SPEAKS = gated(
     r"\bI(?:\s+speak|'m\s+fluent\s+in|\s+am\s+fluent\s+in)\s+(?:(?:fluent|some|a\s+little|"
     r"a\s+bit\s+of|basic|conversational|decent|good|native)\s+)?(?P<v>(?-i:[A-Z][a-z]+))"
     r"(?:\s*(?:,|and|&)\s*(?P<w>(?-i:[A-Z][a-z]+)))?"

@@ -84,8 +84,8 @@ JOB = alternation(vocab.JOBS)
 JOB_PHRASE = rf"(?:[a-z-]+\s+){{0,2}}?(?:{JOB})"
 _A_JOB = re.compile(rf"\b(?:{JOB})s?\b", re.IGNORECASE)
 # "training to become a nurse" is a career; training to be anything else is a quip
-TRAINING_TO_BECOME = re.compile(
-    r"\b(?:training|studying)\s+to\s+(?:be|become)\s+(?P<role>[^.,;!?]+)", re.IGNORECASE
+TRAINING_TO_BECOME = Gated(
+    re.compile(r"\b(?:training|studying)\s+to\s+(?:be|become)\s+(?P<role>[^.,;!?]+)", re.IGNORECASE)
 )
 
 

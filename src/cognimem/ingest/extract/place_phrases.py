@@ -51,7 +51,7 @@ HOME = icase(
     rf"^home(?:\s+for\s+(?:me|us))?\s+is\s+(?:still\s+|now\s+)?(?:in\s+)?(?P<z>{PLACE})"
 )
 LIVE_NOT = icase(rf"\b(?:I|we)\s+don't\s+live\s+in\s+(?P<v>{PLACE})")
-MOVED = icase(
+MOVED = gated(
     rf"\b(?:I|we)(?:\s+have|'m|'re|\s+am|\s+are)?\s+(?:moved|relocated|moving|relocating)"
     rf"(?:\s+back|\s+away)?\s+(?:from\s+"
     rf"(?P<old>{PLACE})\s+)?to\s+(?P<v>{PLACE})"

@@ -80,7 +80,7 @@ WORK_AT_PLACE = icase(
     rf"\s+(?:at|for|in)\s+(?:an?|the)\s+(?P<v>(?:[a-z-]+\s+){{0,2}}?(?:"
     rf"{alternation(vocab.WORKPLACES)}))\b"
 )
-JOB_START = icase(
+JOB_START = gated(
     rf"\b(?:I|we)\s+(?:just\s+)?(?P<verb>got a (?:new )?job|started a (?:new )?job|started "
     rf"(?:a new )?(?:working|work)|landed a (?:new )?job|accepted a (?:new )?job|quit my job|"
     rf"left my job|quit|got laid off from|was laid off from|got fired from|was fired from|"
