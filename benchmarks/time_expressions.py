@@ -13,7 +13,8 @@ the fifth (``time_expressions_round5.jsonl``, how counts, units, directions and 
 relative expressions compose), ``--set round6`` the sixth (``time_expressions_round6.jsonl``,
 times told from another event, recurring times, absolute dates and holidays), ``--set
 round7`` the seventh (``time_expressions_round7.jsonl``, the same three kinds, at least 40
-rows of each).
+rows of each), ``--set round8`` the eighth (``time_expressions_round8.jsonl``, the same
+three kinds, 48 rows of each, and 24 of the other three).
 It was frozen before any parser was run on it. One JSON object per line: the
 ``sentence``, the ``expression`` and its character ``span``, the ``anchor`` (when it
 was said), its ``tense`` (the caller knows it: ``past`` or ``future``; ``said``: not known,
@@ -95,9 +96,10 @@ ROUND4 = ROOT / "benchmarks" / "data" / "time_expressions_round4.jsonl"
 ROUND5 = ROOT / "benchmarks" / "data" / "time_expressions_round5.jsonl"
 ROUND6 = ROOT / "benchmarks" / "data" / "time_expressions_round6.jsonl"
 ROUND7 = ROOT / "benchmarks" / "data" / "time_expressions_round7.jsonl"
+ROUND8 = ROOT / "benchmarks" / "data" / "time_expressions_round8.jsonl"
 SETS = {"main": (DATA, *ADDED), "round2": (ROUND2,), "round3": (ROUND3,)}
 SETS |= {"round3_added": (ROUND3_ADDED,), "round4": (ROUND4,), "round5": (ROUND5,)}
-SETS |= {"round6": (ROUND6,), "round7": (ROUND7,)}
+SETS |= {"round6": (ROUND6,), "round7": (ROUND7,), "round8": (ROUND8,)}
 KINDS = ("absolute", "relative", "duration", "recurring", "vague", "event")
 SPLITS = ("tune", "check")
 KNOWN_TENSES = ("past", "future")
@@ -542,7 +544,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--set",
         choices=sorted(SETS),
         default="main",
-        help="main: time_expressions.jsonl and its added files; or round2 to round7",
+        help="main: time_expressions.jsonl and its added files; or round2 to round8",
     )
     ap.add_argument(
         "--before", type=Path, help="an earlier time_expressions.json: add a before/after table"
