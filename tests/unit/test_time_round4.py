@@ -46,8 +46,6 @@ def test_a_count_from_a_day_with_no_word_between(
         ("It'll be two years on Friday since Dad died.", True, d(2024, 6, 14)),
         # "on" a day gone by: a count of the work done that day
         ("I worked two days on Saturday.", False, d(2024, 6, 8)),
-        # a habit's interval is not a count from the day
-        ("We get paid every two weeks on Friday.", False, d(2024, 6, 7)),
     ],
 )
 def test_a_count_before_a_day_that_is_not_counted_from_it(

@@ -84,9 +84,10 @@ def durations(
     after six months"). A duration ahead with no date ("I'll be away for a week") names
     no period."""
     out: list[TimeMention] = []
+    taken = [k.span for k in kept] + [h.span() for h in _HABIT.finditer(text)]
     for m in _said_spans(text):
-        if any(k.span[0] < m.end() and m.start() < k.span[1] for k in kept):
-            continue
+        if any(lo < m.end() and m.start() < hi for lo, hi in taken):
+            continue  # told as a date, or a habit's count ("every three months")
         word = _word(m)
         if m.re is _BARE and not runs_up_to_now(text, m.start()):
             continue  # "eight years" alone: a span only in the perfect
@@ -388,7 +389,7 @@ def open_since(text: str, mention: TimeMention, ref: datetime) -> TimeMention:
 _HABIT = re.compile(
     rf"\b(?:(?:every|each)\s+(?:other\s+|single\s+|second\s+|first\s+|last\s+)?(?:{WEEKDAY}"
     rf"(?:\s*(?:,|and|or|&)\s*{WEEKDAY})*(?:\s+(?:{cal.PART_OF_DAY}))?|"
-    rf"day|week-?end|week|month|year|{cal.PART_OF_DAY}|{'|'.join(cal.SEASONS)})|"
+    rf"week-?end|(?:{cal.NUMBER}\s+)?{cal.UNIT}|{cal.PART_OF_DAY}|{'|'.join(cal.SEASONS)})|"
     r"weekly|daily|monthly|yearly|annually|nightly)\b",
     re.IGNORECASE,
 )
