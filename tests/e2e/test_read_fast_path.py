@@ -18,6 +18,7 @@ import pytest
 from cognimem import Memory, Settings
 from cognimem.api import create_app
 from cognimem.api.read_path import ReadFastPath
+from cognimem.models import ContextPacket
 from cognimem.providers.fakes import HashingEmbedder
 from tests.e2e.http_server import PATIENT, serving
 
@@ -156,3 +157,25 @@ def test_the_route_template_labels_the_metrics(client: httpx.Client) -> None:
         and 'status="200"' in line
     )
     assert float(count.rsplit(" ", 1)[1]) == 3
+
+
+def test_a_read_answers_the_bytes_the_packet_renders_to(client: httpx.Client) -> None:
+    # the answer is the packet's own JSON (``model_dump_json``): compact, keys in field
+    # order, non-ASCII text as UTF-8, times and floats as pydantic writes them
+    secret = key(client)
+    written = client.post(
+        "/v1/memory/write",
+        json={"content": "Zoë moved to Zürich — 3½ years ago.", "scope": {"user_id": "sam"}},
+        headers={"Authorization": f"Bearer {secret}"},
+    )
+    assert written.status_code == 200, written.text
+    response = client.post(
+        "/v1/memory/read",
+        content=read_body("where did Zoë move?", explain=True),
+        headers={"Authorization": f"Bearer {secret}", "Content-Type": FAST},
+    )
+    assert response.status_code == 200, response.text
+    packet = ContextPacket.model_validate_json(response.content)
+    assert response.content == packet.model_dump_json().encode()
+    assert "Zoë moved to Zürich".encode() in response.content  # not \u-escaped
+    assert response.headers["content-type"] == "application/json"

@@ -41,10 +41,13 @@ def _json_content_type(content_type: str) -> bool:
 async def storable_text(request: Request) -> None:
     """A router dependency: ``InvalidInput`` naming the first field (``item_id``,
     ``metadata.note``, ``messages[1].content``) whose text cannot be stored."""
-    for name, value in request.path_params.items():
-        check_storable(value, name)
-    for name, value in request.query_params.multi_items():
-        check_storable(value, name)
+    scope = request.scope
+    if scope.get("path_params"):
+        for name, value in request.path_params.items():
+            check_storable(value, name)
+    if scope.get("query_string"):  # else no query parameters to parse
+        for name, value in request.query_params.multi_items():
+            check_storable(value, name)
     if _json_body(request):
         if plain_json(await request.body()):
             return  # no text parsed from it can hold NUL or a surrogate

@@ -28,9 +28,9 @@ class CallBody(BaseModel):
     NOT_KEYWORDS: ClassVar[frozenset[str]] = frozenset()
 
     def keywords(self, **given: Any) -> dict[str, Any]:
-        """Every field but ``NOT_KEYWORDS`` by name, ``given`` (the scope in the key's
-        tenant, ...) over them."""
-        return {**{k: v for k, v in self if k not in self.NOT_KEYWORDS}, **given}
+        """Every field (``__dict__``: no body keeps extra fields) but ``NOT_KEYWORDS``
+        by name, ``given`` (the scope in the key's tenant, ...) over them."""
+        return {**{k: v for k, v in self.__dict__.items() if k not in self.NOT_KEYWORDS}, **given}
 
 
 def _between(low: int, high: int) -> dict[str, Any]:

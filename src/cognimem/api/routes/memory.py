@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import PlainTextResponse, StreamingResponse
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from cognimem.api.responses import documented
 from cognimem.api.routes.deps import Caller, Mem, check_id_reach
@@ -42,6 +42,9 @@ router = APIRouter(prefix="/v1/memory", tags=["memory"])
 NDJSON = "application/x-ndjson"
 QueryId = Annotated[str | None, Query(pattern=ID_PATTERN)]
 IMPORT_BATCH = 500
+# a read's JSON answer, rendered to bytes once: ``model_dump_json`` would decode the
+# serializer's bytes to a str for ``Response`` to encode back (the same bytes)
+PACKET_JSON = TypeAdapter(ContextPacket)
 
 
 def _observe(
@@ -143,7 +146,7 @@ async def read(body: ReadRequest, request: Request, mem: Mem, caller: Caller) ->
     _observe(request, packet, cpu_seconds)
     if body.format == "markdown":
         return PlainTextResponse(packet.to_markdown(), media_type="text/markdown")
-    return Response(packet.model_dump_json(), media_type="application/json")
+    return Response(PACKET_JSON.dump_json(packet), media_type="application/json")
 
 
 def _sse(event: str, data: Any) -> str:
