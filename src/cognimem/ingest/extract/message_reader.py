@@ -2,7 +2,8 @@
 
 Each sentence is read with its references resolved (:mod:`.coref`: "she" is who the
 conversation says), the people it names noted for the next (:mod:`.mentions`), and a
-sentence that takes back the one before ("Kidding!") drops that one's facts. A plain
+sentence that takes back the one before ("Kidding!") drops that one's facts; a value
+corrected inside its sentence is read as corrected (:mod:`.corrections`). A plain
 statement about a person the conversation named that the detectors read nothing about
 them in ("Linda has pneumonia") is read again as that person's own words ("I have
 pneumonia", :mod:`.third_person`), its facts theirs. At the end a single-valued fact
@@ -17,6 +18,7 @@ import re
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import unify
 from cognimem.ingest.extract.coref import Discourse, introduced, names_pronouns
+from cognimem.ingest.extract.corrections import corrected
 from cognimem.ingest.extract.earnest import takes_back
 from cognimem.ingest.extract.kinds import kind_of
 from cognimem.ingest.extract.mentions import MentionReader
@@ -59,7 +61,8 @@ class MessageReader(SentenceReader, MentionReader):
     def read(self, text: str, discourse: Discourse) -> None:
         self.work_window, self.pet_window = discourse.about_work, discourse.about_pets
         last = len(self.facts)
-        for sentence in split_sentences(joined_refusals(unify(text))):
+        for said_first in split_sentences(joined_refusals(unify(text))):
+            sentence = corrected(said_first)  # "in Leeds, sorry, I mean Bradford"
             if takes_back(sentence):  # "I'm moving to Alaska. Kidding!"
                 del self.facts[last:]
             last = len(self.facts)
