@@ -691,3 +691,26 @@ def test_a_preposition_or_adverb_after_study_names_no_field() -> None:
         assert not [f for f in facts(text) if f.predicate == "studies"], text
     assert [f.value for f in facts("I study law.") if f.predicate == "studies"] == ["law"]
     assert [f.value for f in facts("I'm studying to become a nurse.")] == ["to become a nurse"]
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        (
+            "I have three kids: Noah, Ella and Finn.",
+            [("child", "Noah"), ("child", "Ella"), ("child", "Finn")],
+        ),
+        ("I have two dogs: Rufus and Bean.", [("pet", "Rufus"), ("pet", "Bean")]),
+        ("I have two sisters, Maya and Ruth.", [("sister", "Maya"), ("sister", "Ruth")]),
+    ],
+)
+def test_relatives_counted_then_named_are_recorded_by_name(
+    text: str, named: list[tuple[str, str]]
+) -> None:
+    assert [(f.predicate, f.value) for f in facts(text)] == named
+
+
+def test_relatives_counted_and_not_named_stay_counted() -> None:
+    assert [
+        (f.predicate, f.value) for f in facts("I have two kids: honestly they never sleep.")
+    ] == [("child", "two kids")]

@@ -50,9 +50,11 @@ _NAMED = gated(
     rf"called)\s+(?P<v>{NAME1})|"
     rf"\b(?:my|our)\s+{MODS}(?P<pet>{PET})\s+is\s+(?:named|called)\s+(?P<w>{NAME})"
 )
-# "I have two dogs, Rufus and Bean": the animals named after the comma
-_HAVE_NAMED_PETS = icase(
-    rf"\b(?:I|we)\s+(?:have|got)\s+{NUMBER}\s+(?:[a-z]+\s+)?(?P<rel>{PET}|dogs|cats)\s*"
+# "I have two dogs, Rufus and Bean", "I have three kids: Noah, Ella and Finn": the
+# animals or relatives named after the comma or colon
+_HAVE_NAMED = icase(
+    rf"\b(?:I|we)\s+(?:have|got)\s+{NUMBER}\s+(?:[a-z]+\s+)?(?P<rel>{PET}|dogs|cats|{REL}|"
+    rf"kids|children|sisters|brothers|sons|daughters)\s*"
     rf"(?:,|:|—|-)\s*(?P<v>{NAME1}(?:\s*(?:,|and|&)\s*{NAME1})*)\b"
 )
 _IS_MY_REL = gated(rf"(?:^|\b)(?P<v>{NAME1})\s+is\s+my\s+{MODS}(?P<rel>{REL}|{PET})\b")
@@ -104,19 +106,28 @@ _MY_REL_SAYS = icase(rf"^my\s+{MODS}(?P<rel>{REL})\s+(?:is|was)\s+(?:an?\s+[a-z]
 _MY_UNNAMED = icase(rf"\bmy\s+{MODS}(?P<rel>{REL})\b(?!')(?!\s*,?\s+{NAME1}\b)")
 
 
+def _predicate(word: str) -> tuple[str, bool]:
+    """The relation a relative's word names ("kids": child, "sisters": sister) and
+    whether it is a pet's."""
+    word = _PLURAL_RELATIONS.get(word, word)
+    singular = _PLURAL_S.sub("", word) if word not in vocab.RELATIONS else word
+    pet = singular in vocab.PETS or word in vocab.PETS or word == "pet"
+    return ("pet" if pet else vocab.RELATIONS.get(singular, vocab.RELATIONS.get(word, word))), pet
+
+
 class RelationshipReader(Collector):
     """Reads relationship facts: relatives, partners, friends and pets."""
 
     def _relationship(self, c: Clause) -> None:
         m: re.Match[str] | None
         patterns = (_MY_REL_NAME, _NAMED, _IS_MY_REL, _MARRIED, _REL_NAME_IS, _MY_REL_IS,
-                    _HAVE_NAMED_PETS)  # fmt: skip
-        named_pets = False
+                    _HAVE_NAMED)  # fmt: skip
+        named_after = False
         for pattern in patterns:
             for m in pattern.finditer(c.text):
                 groups = m.groupdict()
                 word = (groups.get("rel") or groups.get("pet") or "partner").lower()
-                named_pets = named_pets or pattern is _HAVE_NAMED_PETS
+                named_after = named_after or pattern is _HAVE_NAMED
                 owner = _OWNER.match(c.text) if pattern is _NAMED else None
                 whose = phrases.name(owner.group("who")) if owner else None
                 if pattern is _NAMED and whose is None and _UNNAMED_OWNER.match(c.text):
@@ -148,8 +159,10 @@ class RelationshipReader(Collector):
             self._relative(c, "pet", f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}", named=False,
                            text=m.group(0))  # fmt: skip
         self._named_animal(c)
-        unnamed = () if named_pets else _HAVE_REL.finditer(c.text)  # named: each by name
+        unnamed = () if named_after else _HAVE_REL.finditer(c.text)  # named: each by name
         for m in (*unnamed, *_PARENT_OF.finditer(c.text)):
+            if self._named_in(c, m.group("rel")):  # "three kids: Noah, Ella and Finn"
+                continue
             value = phrases.clean(m.group("v"))  # a description keeps its article: "a dog"
             self._relative(c, m.group("rel").lower(), value, named=False, text=m.group(0))
 
@@ -179,15 +192,22 @@ class RelationshipReader(Collector):
         else:
             self._relative(c, word, word, named=False, text="", subject=who)
 
+    def _named_in(self, c: Clause, word: str) -> bool:
+        """Whether the sentence of ``c`` already named the relatives ``word`` counts
+        (read whole, since a colon splits it into clauses)."""
+        predicate = _predicate(word.lower())[0]
+        return any(
+            f.category is Cat.RELATIONSHIP and f.predicate == predicate and f.object_entity
+            and f.evidence == c.evidence
+            for f in self.facts
+        )  # fmt: skip
+
     def _relative(
         self, c: Clause, word: str, value: str, *, named: bool, text: str, subject: str = "user"
     ) -> None:
         if not named:
             self.unnamed = word
-        word = _PLURAL_RELATIONS.get(word, word)
-        singular = _PLURAL_S.sub("", word) if word not in vocab.RELATIONS else word
-        pet = singular in vocab.PETS or word in vocab.PETS or word == "pet"
-        predicate = "pet" if pet else vocab.RELATIONS.get(singular, vocab.RELATIONS.get(word, word))
+        predicate, pet = _predicate(word)
         ended = _ENDED_REL.search(text) is not None
         tags = vocab.RELATION_TAGS.get(predicate, ("family",))
         self.add(
@@ -219,8 +239,16 @@ class RelationshipReader(Collector):
                 self._relative(whole, word, word, named=False, text=m.group(0))
 
     def _appositive(self, text: str, evidence: str) -> None:
-        """A relative named in apposition ("Oliver, my neighbor, ..."): read from the
-        whole sentence, since the commas split it into clauses."""
+        """A relative named in apposition ("Oliver, my neighbor, ...") or after a colon
+        ("I have three kids: Noah, Ella and Finn"): read from the whole sentence, since
+        the commas and the colon split it into clauses."""
+        for m in _HAVE_NAMED.finditer(text) if ":" in text else ():  # split at the colon
+            whole = prepare_clause(text, evidence, self.ref)
+            if whole is None:
+                break
+            for part in phrases.LIST_SPLIT.split(m.group("v")):
+                if name := phrases.name_not_label(part):
+                    self._relative(whole, m.group("rel").lower(), name, named=True, text="")
         appositive = _NAME_MY_REL.match(text)
         whole = prepare_clause(text, evidence, self.ref) if appositive else None
         if appositive and whole and phrases.name(appositive.group("v")):
