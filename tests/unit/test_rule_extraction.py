@@ -714,3 +714,10 @@ def test_relatives_counted_and_not_named_stay_counted() -> None:
     assert [
         (f.predicate, f.value) for f in facts("I have two kids: honestly they never sleep.")
     ] == [("child", "two kids")]
+
+
+def test_a_thing_bought_by_make_and_kind_is_one_possession() -> None:
+    assert [(f.predicate, f.value) for f in facts("I bought a Fender guitar last year.")] == [
+        ("owns", "Fender guitar")
+    ]
+    assert [(f.predicate, f.value) for f in facts("I drive a Toyota.")] == [("owns", "Toyota")]

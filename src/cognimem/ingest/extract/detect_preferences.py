@@ -216,7 +216,7 @@ class PreferenceReader(Collector):
             self.add(c, Cat.POSSESSION, "owns", owned)
         m = _BOUGHT_BRAND.search(c.text)
         brand = phrases.name(m.group("v")) if m else None
-        if m and brand:
+        if m and brand and not self._owned(brand):  # "a Fender guitar" read: not "Fender"
             bought = m.group("verb").lower() not in {"drive", "own"}
             self.add(
                 c,
@@ -240,9 +240,13 @@ class PreferenceReader(Collector):
             self.kinds_read += self.facts[before:]
 
     def _owned(self, thing: str) -> bool:
-        """Whether a possession read from this message already names ``thing``."""
+        """Whether a possession read from this message already names ``thing``: by its
+        end ("an old Mac" after "Mac") or as one of its words ("Fender" after "Fender
+        guitar")."""
+        said = thing.casefold()
         return any(
-            f.category is Cat.POSSESSION and thing.casefold().endswith(f.value.casefold())
+            f.category is Cat.POSSESSION
+            and (said.endswith(f.value.casefold()) or said in f.value.casefold().split())
             for f in self.facts
         )
 
