@@ -721,3 +721,19 @@ def test_a_thing_bought_by_make_and_kind_is_one_possession() -> None:
         ("owns", "Fender guitar")
     ]
     assert [(f.predicate, f.value) for f in facts("I drive a Toyota.")] == [("owns", "Toyota")]
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("For now I'm renting a room in Leicester.", "Leicester"),
+        ("We're sharing a flat with two friends in Leeds.", "Leeds"),
+        ("I only recently moved to Lisbon, about two months ago.", "Lisbon"),
+    ],
+)
+def test_a_home_rented_now_or_a_recent_move_is_the_city(text: str, city: str) -> None:
+    assert [(f.predicate, f.value) for f in facts(text)] == [("city", city)]
+
+
+def test_a_thing_rented_is_no_home() -> None:
+    assert facts("I'm renting a car in Denver.") == []

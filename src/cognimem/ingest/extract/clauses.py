@@ -83,7 +83,7 @@ _ADVERB_WORDS = (
     "sort of|kinda|sorta|probably|maybe|possibly|pretty|super|so|very|quite|both|all|"
     "already|originally|mostly|mainly|officially|completely|particularly|certainly|"
     "usually|generally|normally|typically|obviously|clearly|always|simply|absolutely|"
-    "personally|happily|proudly|secretly"
+    "personally|happily|proudly|secretly|only recently|only just"
 )
 # every match holds one of the adverbs as a word between white space ("kind of": "kind"),
 # so an ASCII clause without any is not scanned

@@ -96,7 +96,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
         words(
             """live, lives, lived, living, reside, resides, based, staying, settled, moved,
             relocated, moving, relocating, left, from, grew, born, raised, come, been,
-            home, rent, share"""
+            home, rent, share, renting, sharing"""
         )
     ),
     "occupation": _head_words(JOBS)

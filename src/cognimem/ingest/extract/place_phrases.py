@@ -18,8 +18,9 @@ _HEDGE = r"(?:\s+(?:basically|actually|really|pretty much|kind of|sort of))?"
 LIVE = icase(
     rf"\b(?:I|we){_HEDGE}(?P<verb>\s+live|\s+reside|\s+lived|\s+have lived|\s+have been "
     rf"living|'m living|'re living|'m based|'re based|'m staying|'m settled|\s+live and work|"
-    # "I rent a cottage in Cornwall", "I share a flat with two friends in Leeds"
-    rf"\s+(?:rent|share)\s+(?:an?|our|my)\s+(?:[a-z-]+\s+){{0,2}}?{_DWELLING}"
+    # "I rent a cottage in Cornwall", "I share a flat with two friends in Leeds", "I'm
+    # renting a room in Leicester"
+    rf"(?:\s+(?:rent|share)|'m\s+renting|'re\s+renting|'m\s+sharing|'re\s+sharing)\s+(?:an?|our|my)\s+(?:[a-z-]+\s+){{0,2}}?{_DWELLING}"
     rf"(?:\s+with\s+[a-z' ]+?)?(?=\s+in\s))"
     # who with, or alone: "I live with my boyfriend in Denver", "I live alone in ..."
     rf"(?:\s+(?:alone|together|with\s+(?:my|our|a|an|the|two|three|four|some)\s+[a-z' ]+?))?"
