@@ -253,3 +253,15 @@ async def test_one_statement_about_someone_writes_one_edge(memory: Memory) -> No
     await memory.write("Sarah works at Acme.", user_id="u1", occurred_at=T0 + DAY)
     again = await memory.relations([by_name["Sarah"].id], user_id="u1")
     assert [(r.relation, r.target_entity_id) for r in again] == [("employer", by_name["Acme"].id)]
+
+
+async def test_a_city_corrected_in_its_sentence_is_the_only_one_kept(memory: Memory) -> None:
+    await memory.write("I live in Leeds, sorry, I mean Bradford.", user_id="u1", occurred_at=T0)
+    facts = await memory.facts(categories=["location"], user_id="u1")
+    assert [(f.key, f.value) for f in facts] == [("user:location:city", "Bradford")]
+
+
+async def test_kids_counted_then_named_are_three_children(memory: Memory) -> None:
+    await memory.write("I have three kids: Noah, Ella and Finn.", user_id="u1", occurred_at=T0)
+    facts = await memory.facts(categories=["relationship"], user_id="u1")
+    assert sorted(f.value for f in facts) == ["Ella", "Finn", "Noah"]
