@@ -24,6 +24,9 @@ entry's text again: a minute on a busy machine).
 - ``nbgate-R``: after the best, an entry (the same exemption) is carried only when the
   request is nearer to it than its ``R``-th nearest entry of another message (the
   shipped ``reciprocal`` bonus as a gate);
+- ``crowdfloor-Z``: each entry's crowding counted no lower than the mean of the
+  user's entries' less ``Z`` standard deviations (an anti-hub is not lifted by its
+  low crowding);
 - ``closefloor-Z``: every entry, the best included, needs its closeness at least ``Z``
   standard deviations above the mean closeness of the user's live entries, or a shared
   scope tag (the evidence floor raised): an entry far from the request that leads by
@@ -257,11 +260,31 @@ def closefloor(z: float) -> Lever:
     return make
 
 
+def crowdfloor(z: float) -> Lever:
+    """Each entry's crowding counted no lower than the mean of its user's entries' less
+    ``z`` standard deviations: the hubness correction penalises hubs and no longer
+    rewards anti-hubs (twentieth stop; dropped, ``preference_requests_stages.md``)."""
+
+    def make(call: Record) -> Choose:
+        def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
+            crowding = np.array([s.crowding for s in profile.entries])
+            if len(crowding) < 2:
+                return profile_choose.choose(profile, *inputs)
+            bar = float(crowding.mean() - z * crowding.std())
+            entries = tuple(replace(s, crowding=max(s.crowding, bar)) for s in profile.entries)
+            return profile_choose.choose(replace(profile, entries=entries), *inputs)
+
+        return choose
+
+    return make
+
+
 LEVERS: dict[str, Lever] = {
     "shipped": shipped,
     **{f"apart-{m}": apart(m) for m in (0.0, 0.05, 0.1)},
     **{f"nbgate-{r}": nbgate(r) for r in (1, 2, 3, 5)},
     **{f"closefloor-{z}": closefloor(z) for z in (-inf, -1.0, -0.5, 0.0)},
+    **{f"crowdfloor-{z}": crowdfloor(z) for z in (0.0, 0.5, 1.0, 1.5)},
 }
 
 
