@@ -69,3 +69,71 @@ def test_the_object_and_the_clause_are_read_for_the_moment() -> None:
     assert in_the_moment("I refuse to repeat that", "I refuse to repeat that")
     assert in_the_moment("I don't want to cook tonight", "cook")
     assert not in_the_moment("From today I don't eat meat", "eat meat")
+
+
+# the sentences below are new, not from ``constraint_moments_round2.jsonl`` or any other set
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a time dated from today, a week or shorter, or wholly ahead
+        "I'm not having pudding at the christening next Sunday.",
+        "I won't drive to the match next Saturday.",
+        "We're not eating out next weekend.",
+        "I'm avoiding the high street this week.",
+        "We're not redecorating the hall next month.",
+        # a day that comes round again, said of a plan
+        "I'm not driving to the match on Saturday.",
+        "I'm not wearing a tie to the gala on the 12th.",
+        # a demonstrative naming one piece of talk or one event after a preposition
+        "I'd rather not mention money in this email.",
+        "I'd rather not use jargon in this summary.",
+        # a wish of the moment, turned down
+        "I don't feel like pasta.",
+        "I don't feel like watching a film.",
+        # a choice in the progressive, kept whole as a state
+        "I'm skipping the book club this week.",
+    ],
+)
+def test_a_stance_for_one_date_or_one_instance_is_no_constraint(text: str) -> None:
+    assert constraints(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # a time that comes round again, in the simple present: a habit
+        ("I don't go to the market on Saturdays.", "market"),
+        ("I never fly at Christmas.", "fly"),
+        # a period now that the stance holds through, a span, a start
+        ("I'm not doing any long-haul trips this year.", "long-haul trips"),
+        ("I'm not drinking for the next two weeks.", "drinking"),
+        ("From next week I'm not eating sugar.", "eating sugar"),
+        # a past event the weekday may date, a repeat
+        ("I won't eat mussels after what happened on Saturday.", "mussels"),
+        ("I'm not eating prawns again after Friday's dinner.", "prawns"),
+        # a place after a demonstrative, a kind of talk, a standing dislike of a wish
+        ("I won't work weekends in this job.", "work weekends"),
+        ("I avoid podcasts that interview celebrities.", "podcasts that interview celebrities"),
+        ("I'm never in the mood for karaoke.", "karaoke"),
+    ],
+)
+def test_a_time_or_a_pointer_that_does_not_name_one_occasion_keeps_the_constraint(
+    text: str, value: str
+) -> None:
+    assert any(value in v.lower() for v in constraints(text)), constraints(text)
+
+
+def test_times_are_read_against_a_reference() -> None:
+    from datetime import UTC, datetime
+
+    from cognimem.text.temporal import find_times
+
+    when = datetime(2024, 3, 6, 12, tzinfo=UTC)
+    clause = "I'm not eating meat next week"
+    times = find_times(clause, when)
+    assert in_the_moment(clause, "eating meat", times=times, reference=when)
+    clause = "I'm not eating meat this year"
+    times = find_times(clause, when)
+    assert not in_the_moment(clause, "eating meat", times=times, reference=when)
+    with pytest.raises(ValueError, match="reference"):
+        in_the_moment(clause, "eating meat", times=times)

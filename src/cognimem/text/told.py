@@ -423,6 +423,15 @@ _DATED = re.compile(
     r"\b(?:this|last|next|coming|past|ago|today|tonight|yesterday|tomorrow|\d{4})\b",
     re.IGNORECASE,
 )
+
+
+def told_from_today(said: str) -> bool:
+    """Whether the time expression ``said`` is dated from today or by a year ("this
+    Sunday", "next month", "tonight", "Christmas this year", "May 2023"), not a day or a
+    month that comes round again ("on Sunday", "in August", "at Christmas")."""
+    return _DATED.search(said) is not None
+
+
 HABIT_WORDS = frozenset({"every", "each", "weekly", "daily", "monthly", "yearly", "annually"})
 HABIT_WORDS |= {"nightly", "usually", "normally", "generally", "typically", "tend", "tends"}
 HABIT_WORDS |= {"tended", "always"}
@@ -437,7 +446,7 @@ def habits(text: str, kept: list[TimeMention]) -> list[TimeMention]:
     for k in kept:
         if any(lo < k.span[1] and k.span[0] < hi for lo, hi in found):
             continue
-        if _DATED.search(k.text) is None and any(
+        if not told_from_today(k.text) and any(
             (hi <= k.span[0] and _SAME_CLAUSE.fullmatch(text, hi, k.span[0]))
             or (
                 _SUBJECT.fullmatch(text, k.span[1], lo) and _OPENS_CLAUSE.search(text, 0, k.span[0])

@@ -134,7 +134,8 @@ class Collector:
             return  # "a great cook" grades the speaker, it names no job
         if category in CONSTRAINT_CATEGORIES:  # a request for tonight, a habit in the past
             state = category is FactCategory.STATE  # "I have a cold right now" stays
-            if for_one_occasion(c.evidence) or in_the_moment(c.said, value, state=state):
+            moment = in_the_moment(c.said, value, state=state, times=c.times, reference=self.ref)
+            if moment or for_one_occasion(c.evidence):
                 return
             holds = holds and not past_habit(c.said)
         holds = holds and not c.past

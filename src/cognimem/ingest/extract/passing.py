@@ -20,18 +20,45 @@ occasion. A careful reader keeps no standing constraint from either.
   on ("no smoking anywhere in this house"), nor a relative "that" after a plural noun
   ("games that rely on colour"); not "from today"; not a pointer said with "again" or
   "anymore", which turns down every repeat of what it points to ("I'd rather not do that
-  again", said to an offer, "I'm not willing to do this anymore").
+  again", said to an offer, "I'm not willing to do this anymore");
+- a stance on one instance further on: "this" or "that" after a preposition with a noun
+  whose most frequent sense in WordNet is of communication or an event ("wear the blue
+  shirt for this interview", "anything with mushrooms in this answer"); not a place ("in
+  this house", "in this job");
+- a wish of the moment turned down: "I don't feel like ...", "I'm not in the mood for
+  ...", "I'm not up for ..." (not with "never" or a habit: "I'm never in the mood for
+  curry");
+- a stance for one date, read from the clause's time expressions (resolved by
+  :func:`cognimem.text.temporal.find_times` against the message's time): a time dated
+  from today (:func:`cognimem.text.told.told_from_today`) of a week or less ("next
+  Tuesday", "this weekend", "next week") or wholly ahead ("next month", "this August",
+  "Christmas this year"), but not one in the past (a past event is the tense readers';
+  "I gave up sugar last month" stands), not "this month" or "this year" (in force now:
+  "I'm not doing any big holidays this year" stands), not a span or a start ("for the
+  next two weeks", "until Christmas", "from next week"); or a day that comes round again
+  ("on Sunday", "on the 5th", "on New Year's Eve") said of a plan, in the progressive or
+  the future ("I'm not mowing the lawn on Sunday"), not in the simple present of a habit
+  ("I don't work on Sunday", "I never fly at Christmas"), nor with a verb in the past the
+  day may date ("I won't eat shellfish after what happened on Saturday") or "again".
 
 Read by :class:`cognimem.ingest.extract.collector.Collector` for every constraint fact:
 the past habit's fact no longer holds, the request's and the moment's are not kept (a
-whole sentence kept as the value is read from its stance's verb on);
+whole sentence kept as the value is read from its stance's verb on; a choice in the
+progressive kept whole as a state, "I'm skipping the pub quiz this week", is a stance);
 :func:`cognimem.ingest.extract.stance_forms.worth` asks :func:`present_occasion` of an
 object before a stance is read from it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
 from cognimem.ingest.extract.patterns import NOT_PAST_ED, icase
+from cognimem.models.clock import to_utc
+from cognimem.text.mention import RECENT, TimeMention
+from cognimem.text.noun_senses import first_class
+from cognimem.text.told import tells_a_habit, told_from_today
 
 __all__ = ["for_one_occasion", "in_the_moment", "past_habit", "present_occasion"]
 
@@ -73,8 +100,12 @@ _SPEAKER_LEAD = icase(
     r"cannot|will\s+not)\s+)?)"
 )
 # the speaker doing or wanting, not being, having or feeling: "I don't want to ...",
-# "I can't stand ..." (not "I'm ...", "I have ...", "My eyes are ...")
-_SPEAKER_ACTS = icase(r"^(?:I|we)\s+(?!(?:am|are|have|has|feel|got)\b)")
+# "I can't stand ...", "I'm skipping ..." (not "I'm ...", "I have ...", "I'm feeling
+# ...", "My eyes are ...")
+_SPEAKER_ACTS = icase(
+    r"^(?:I|we)\s+(?!(?:am|are|have|has|feel|got)\b)|^(?:I|we)(?:'m|'re|\s+am|\s+are)\s+"
+    r"(?:not\s+)?(?!(?:feeling|having|being|getting)\b)[a-z]+ing\b"
+)
 _PREPOSITION = r"(?:in|on|at|for|to|with|from|about|through|into|of|over|off|by)"
 _POINTER = r"(?:this|that|it|these|those)"
 # the present instance as the object, right after its verb (and preposition): a bare
@@ -90,6 +121,42 @@ _PRESENT_OBJECT = icase(
     rf"[a-z]+(?:\W*$|\s+{_PREPOSITION}\b)|\bthen\W*$"
 )
 _THEN_END = icase(r"\bthen\W*$")
+# a demonstrative after a preposition naming one piece of talk or one event: "for this
+# interview", "in this answer", "at that wedding" (a noun whose most frequent sense in
+# WordNet is of communication or an event), not a place ("in this house")
+_POINTED_NOUN = icase(
+    rf"\b{_PREPOSITION}\s+(?:this|that)\s+(?:[a-z-]+\s+){{0,2}}?(?P<head>[a-z-]+)"
+    rf"(?=\s*[,;.!?]|\s*$|\s+{_PREPOSITION}\b)"
+)
+_ONE_INSTANCE = frozenset({"communication", "event"})
+# a wish of the moment, turned down: "I don't feel like coffee", "I'm not in the mood to
+# tidy", "I'm not up for a long drive" (not with "never": "I'm never in the mood for
+# curry" is a standing dislike)
+_WISH_NOW = icase(
+    r"(?:\bnot|n't)\s+(?:really\s+|quite\s+|feeling\s+)?(?:feel(?:ing)?\s+like|"
+    r"in\s+the\s+mood|up\s+(?:for|to))\b"
+)
+_EVER = icase(r"\b(?:never|ever)\b")
+# a time dated from today is one occasion when it is a week or shorter ("tonight", "this
+# weekend", "next Tuesday", "next week") or lies wholly ahead ("next month", "this
+# August"); "this month", "this year" are in force now and the stance holds through them
+_OCCASION_SPAN = timedelta(days=7)
+# a time that opens a span the stance holds through or from: "for the next two weeks",
+# "until Christmas", "from today", "starting tomorrow"
+_SPAN_LEAD = icase(r"\b(?:for|until|till|since|from|starting|through)\s+$")
+# a plan, in the progressive or the future ("I'm not mowing the lawn on Sunday", "I won't
+# drink at the dinner on Friday"), not the simple present of a habit ("I don't work on
+# Sunday")
+_PLAN = icase(
+    r"\b(?:will|won't|shall|going\s+to|gonna)\b|'ll\b|"
+    r"(?:\b(?:am|are|is)|'m|'re|'s)\s+(?:not\s+)?[a-z]+ing\b"
+)
+# a day that comes round again ("on Sunday", "on the 5th", "on New Year's Eve"): one
+# occasion only when said of a plan, with no verb in the past it may date instead ("I
+# won't eat shellfish after what happened on Saturday") and not of every repeat ("I'm
+# not eating oysters again after ...")
+_DAY_LONG = frozenset({"part_of_day", "day", "weekend"})
+_PAST_VERB = icase(rf"\b(?:{_IRREGULAR_PAST}|{NOT_PAST_ED}[a-z]+ed)\b")
 _FOR_GOOD = icase(r"\b(?:next\s+time|ever\s+again|again\s+ever|from\s+now\s+on|in\s+future)\b")
 # a stance on every repeat of what a pointer names: "do that again", "do this anymore"
 _REPEATS = icase(r"\b(?:again|anymore|any\s+more)\b")
@@ -117,7 +184,14 @@ def present_occasion(value: str) -> bool:
     return _THEN_END.search(value) is not None or _NOW_SAID.search(value) is not None
 
 
-def in_the_moment(clause: str, value: str, *, state: bool = False) -> bool:
+def in_the_moment(
+    clause: str,
+    value: str,
+    *,
+    state: bool = False,
+    times: Sequence[TimeMention] = (),
+    reference: datetime | None = None,
+) -> bool:
     """Whether a stance said in ``clause`` with the object ``value`` is one in the
     moment (see the module docstring), not a standing one. A ``state`` of being,
     having or feeling is of the present by nature, so the clause's time does not count
@@ -128,6 +202,53 @@ def in_the_moment(clause: str, value: str, *, state: bool = False) -> bool:
         clause
     ):
         return True
+    if _points_at_one_instance(value) and not _REPEATS.search(clause):
+        return True
     if state and not _SPEAKER_ACTS.match(value.strip()):
         return False  # a state read as a phrase ("broke my toe") or of being or having
-    return _NOW_SAID.search(clause) is not None and _FOR_GOOD.search(clause) is None
+    if _FOR_GOOD.search(clause):
+        return False
+    if _WISH_NOW.search(clause) and not _EVER.search(clause) and not tells_a_habit(clause):
+        return True
+    return _NOW_SAID.search(clause) is not None or _on_one_date(clause, times, reference)
+
+
+def _points_at_one_instance(value: str) -> bool:
+    """Whether ``value`` ends on a demonstrative naming one piece of talk or one event
+    ("wear the blue shirt for this interview", "anything with mushrooms in this
+    answer")."""
+    return any(first_class(m.group("head")) in _ONE_INSTANCE for m in _POINTED_NOUN.finditer(value))
+
+
+def _on_one_date(clause: str, times: Sequence[TimeMention], reference: datetime | None) -> bool:
+    """Whether one of the clause's ``times`` makes it about one occasion: a time dated
+    from today of a week or less, or wholly ahead; or a day that comes round again said
+    of a plan. A time in the past is left to the readers of tense ("I gave up sugar last
+    month" stands), a span to the stance it bounds."""
+    if not times:
+        return False
+    if reference is None:
+        raise ValueError("the times of a clause are read against a reference time")
+    ref = to_utc(reference)
+    today = datetime(ref.year, ref.month, ref.day, tzinfo=UTC)
+    lowered = clause.lower()
+    for mention in times:
+        said = mention.text.lower()
+        at = lowered.find(said)
+        if mention.granularity == RECENT or (at >= 0 and _SPAN_LEAD.search(lowered[:at])):
+            continue
+        if told_from_today(said):
+            if mention.end <= today:
+                continue
+            if mention.end - mention.start <= _OCCASION_SPAN or mention.start >= today + timedelta(
+                days=1
+            ):
+                return True
+        elif (
+            mention.granularity in _DAY_LONG
+            and _PLAN.search(clause)
+            and not any(p.search(clause) for p in (_EVER, _REPEATS, _PAST_VERB))
+            and not tells_a_habit(clause)
+        ):
+            return True
+    return False
