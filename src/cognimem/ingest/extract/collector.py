@@ -133,8 +133,8 @@ class Collector:
         if not value or (predicate == "job" and is_appraisal(value)):
             return  # "a great cook" grades the speaker, it names no job
         if category in CONSTRAINT_CATEGORIES:  # a request for tonight, a habit in the past
-            state = category is FactCategory.STATE  # "I have a cold right now" stays
-            moment = in_the_moment(c.said, value, state=state, times=c.times, reference=self.ref)
+            # "I have a cold right now", "saving for a trip next year" stay
+            moment = in_the_moment(c.said, value, kind=category, times=c.times, reference=self.ref)
             if moment or for_one_occasion(c.evidence):
                 return
             holds = holds and not past_habit(c.said)

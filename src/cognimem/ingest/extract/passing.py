@@ -40,11 +40,12 @@ occasion. A careful reader keeps no standing constraint from either.
   the future ("I'm not mowing the lawn on Sunday"), not in the simple present of a habit
   ("I don't work on Sunday", "I never fly at Christmas"), nor with a verb in the past the
   day may date ("I won't eat shellfish after what happened on Saturday") or "again".
+  Not for a goal, whose time is when it is to be reached ("We're saving for a trip next
+  year").
 
 Read by :class:`cognimem.ingest.extract.collector.Collector` for every constraint fact:
 the past habit's fact no longer holds, the request's and the moment's are not kept (a
-whole sentence kept as the value is read from its stance's verb on; a choice in the
-progressive kept whole as a state, "I'm skipping the pub quiz this week", is a stance);
+whole sentence kept as the value is read from its stance's verb on);
 :func:`cognimem.ingest.extract.stance_forms.worth` asks :func:`present_occasion` of an
 object before a stance is read from it.
 """
@@ -56,6 +57,7 @@ from datetime import UTC, datetime, timedelta
 
 from cognimem.ingest.extract.patterns import NOT_PAST_ED, icase
 from cognimem.models.clock import to_utc
+from cognimem.models.knowledge import FactCategory
 from cognimem.text.mention import RECENT, TimeMention
 from cognimem.text.noun_senses import first_class
 from cognimem.text.told import tells_a_habit, told_from_today
@@ -100,12 +102,8 @@ _SPEAKER_LEAD = icase(
     r"cannot|will\s+not)\s+)?)"
 )
 # the speaker doing or wanting, not being, having or feeling: "I don't want to ...",
-# "I can't stand ...", "I'm skipping ..." (not "I'm ...", "I have ...", "I'm feeling
-# ...", "My eyes are ...")
-_SPEAKER_ACTS = icase(
-    r"^(?:I|we)\s+(?!(?:am|are|have|has|feel|got)\b)|^(?:I|we)(?:'m|'re|\s+am|\s+are)\s+"
-    r"(?:not\s+)?(?!(?:feeling|having|being|getting)\b)[a-z]+ing\b"
-)
+# "I can't stand ..." (not "I'm ...", "I have ...", "My eyes are ...")
+_SPEAKER_ACTS = icase(r"^(?:I|we)\s+(?!(?:am|are|have|has|feel|got)\b)")
 _PREPOSITION = r"(?:in|on|at|for|to|with|from|about|through|into|of|over|off|by)"
 _POINTER = r"(?:this|that|it|these|those)"
 # the present instance as the object, right after its verb (and preposition): a bare
@@ -188,29 +186,34 @@ def in_the_moment(
     clause: str,
     value: str,
     *,
-    state: bool = False,
+    kind: FactCategory | None = None,
     times: Sequence[TimeMention] = (),
     reference: datetime | None = None,
 ) -> bool:
     """Whether a stance said in ``clause`` with the object ``value`` is one in the
-    moment (see the module docstring), not a standing one. A ``state`` of being,
-    having or feeling is of the present by nature, so the clause's time does not count
-    against it ("I have a cold right now", "My eyes are itchy today", "I broke my toe
-    this morning"); a wish or a dislike kept as a state, its whole sentence the value
-    ("I don't want to X right now"), is a stance."""
+    moment (see the module docstring), not a standing one; ``kind`` is the fact's
+    category and ``times`` the clause's time expressions, resolved against
+    ``reference``. A state of being, having or feeling is of the present by nature, so
+    the clause's time does not count against it ("I have a cold right now", "My eyes
+    are itchy today", "I broke my toe this morning"); a wish or a dislike kept as a
+    state, its whole sentence the value ("I don't want to X right now"), is a stance."""
     if _PRESENT_OBJECT.search(_SPEAKER_LEAD.sub("", value, count=1)) and not _REPEATS.search(
         clause
     ):
         return True
     if _points_at_one_instance(value) and not _REPEATS.search(clause):
         return True
-    if state and not _SPEAKER_ACTS.match(value.strip()):
+    if kind is FactCategory.STATE and not _SPEAKER_ACTS.match(value.strip()):
         return False  # a state read as a phrase ("broke my toe") or of being or having
     if _FOR_GOOD.search(clause):
         return False
     if _WISH_NOW.search(clause) and not _EVER.search(clause) and not tells_a_habit(clause):
         return True
-    return _NOW_SAID.search(clause) is not None or _on_one_date(clause, times, reference)
+    if _NOW_SAID.search(clause):
+        return True
+    # a goal's time is when it is to be reached, not one occasion ("saving for a trip next
+    # year", "aiming for a scholarship next fall")
+    return kind is not FactCategory.GOAL and _on_one_date(clause, times, reference)
 
 
 def _points_at_one_instance(value: str) -> bool:
