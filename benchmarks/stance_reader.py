@@ -59,7 +59,7 @@ from cognimem.ingest.extract.collector import Collector, category_scores
 from cognimem.ingest.extract.detect_constraints import primary_tag
 from cognimem.ingest.extract.detect_stances import FIRST_PERSON, THEIR_STANCE
 from cognimem.ingest.extract.figures import copula, is_figure
-from cognimem.ingest.extract.passing import for_one_occasion, past_habit
+from cognimem.ingest.extract.passing import is_request_for_one_occasion, past_habit
 from cognimem.models.extraction import ExtractedFact, Extraction
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES, FactCategory
 from cognimem.text.scope_tags import scope_tags
@@ -92,7 +92,7 @@ def stated(sentence: str, reference: datetime) -> Clause | None:
     if sentence.rstrip().endswith("?"):
         return None
     text = shield_stops(tidy(sentence))
-    if not is_statement(text) or is_laughing(text) or for_one_occasion(sentence):
+    if not is_statement(text) or is_laughing(text) or is_request_for_one_occasion(sentence):
         return None
     clause = prepare_clause(text, sentence, reference)
     if clause is None or clause.past or past_habit(clause.said):

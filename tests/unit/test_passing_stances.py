@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from cognimem.ingest.extract.passing import for_one_occasion, past_habit
+from cognimem.ingest.extract.passing import is_request_for_one_occasion, past_habit
 from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.models.extraction import ExtractionInput
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
@@ -57,5 +57,5 @@ def test_the_perfect_and_the_present_are_no_past_habit() -> None:
     assert not past_habit("I've always had dogs")
     assert not past_habit("I only read non-fiction these days")
     assert not past_habit("I never need an alarm")
-    assert for_one_occasion("Please don't book the train tonight.")
-    assert not for_one_occasion("Please don't book the train next time either.")
+    assert is_request_for_one_occasion("Please don't book the train tonight.")
+    assert not is_request_for_one_occasion("Please don't book the train next time either.")

@@ -17,7 +17,7 @@ from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.appraisals import is_appraisal
 from cognimem.ingest.extract.clauses import Clause, unshield
-from cognimem.ingest.extract.passing import for_one_occasion, in_the_moment, past_habit
+from cognimem.ingest.extract.passing import in_the_moment, is_request_for_one_occasion, past_habit
 from cognimem.models.extraction import (
     SCOPE_TAGS,
     ExtractedEntity,
@@ -135,7 +135,7 @@ class Collector:
         if category in CONSTRAINT_CATEGORIES:  # a request for tonight, a habit in the past
             # "I have a cold right now", "saving for a trip next year" stay
             moment = in_the_moment(c.said, value, kind=category, times=c.times, reference=self.ref)
-            if moment or for_one_occasion(c.evidence):
+            if moment or is_request_for_one_occasion(c.evidence):
                 return
             holds = holds and not past_habit(c.said)
         holds = holds and not c.past

@@ -66,11 +66,11 @@ from cognimem.ingest.extract.stance_forms import (
     antecedent,
     except_only,
     for_form,
-    for_one_occasion,
     generic_condition,
     gives_own_reason,
     is_reason_clause,
     not_had,
+    opens_with_its_occasion,
     restore_subject,
     taken_when_offered,
     worth,
@@ -479,7 +479,7 @@ class ChoiceReader(Collector):
             # too long to be one object and no list: a new clause follows the comma
             # ("..., even a standby LED keeps me up")
             what = whole_object(what.split(",", 1)[0], compared=compared)
-        if not worth(what) or for_one_occasion(c.evidence) or co.polite_request(c.evidence):
+        if not worth(what) or opens_with_its_occasion(c.evidence) or co.polite_request(c.evidence):
             return False
         if self.condition:
             cond = self.condition

@@ -62,7 +62,7 @@ from cognimem.text.mention import RECENT, TimeMention
 from cognimem.text.noun_senses import first_class
 from cognimem.text.told import tells_a_habit, told_from_today
 
-__all__ = ["for_one_occasion", "in_the_moment", "past_habit", "present_occasion"]
+__all__ = ["in_the_moment", "is_request_for_one_occasion", "past_habit", "present_occasion"]
 
 # the simple past of common irregular verbs, and "-ed" forms that are past ("need",
 # "feed", "bed" are not)
@@ -165,7 +165,7 @@ def past_habit(clause: str) -> bool:
     return _PAST_HABIT.search(clause) is not None
 
 
-def for_one_occasion(sentence: str) -> bool:
+def is_request_for_one_occasion(sentence: str) -> bool:
     """Whether ``sentence`` is a request for one occasion (see the module docstring)."""
     return (
         _REQUEST.search(sentence) is not None

@@ -48,12 +48,12 @@ __all__ = [
     "antecedent",
     "except_only",
     "for_form",
-    "for_one_occasion",
     "generic_condition",
     "gives_own_reason",
     "is_reason_clause",
     "joined_refusals",
     "not_had",
+    "opens_with_its_occasion",
     "restore_subject",
     "taken_when_offered",
     "without_reason_lead",
@@ -317,7 +317,7 @@ _OCCASION_LEAD = icase(
 )
 
 
-def for_one_occasion(evidence: str) -> bool:
+def opens_with_its_occasion(evidence: str) -> bool:
     """Whether a sentence opens with the one occasion it is about ("For this trip,
     please avoid hostels"): what it asks is no standing stance."""
     return _OCCASION_LEAD.match(evidence.strip()) is not None
