@@ -5,7 +5,7 @@ sleep I get up"). English morphology and function words only."""
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.patterns import IRREGULAR_PAST, icase
 from cognimem.text.tokens import words
 
 __all__ = ["NOT_HABIT_VERBS", "PAST_WORDS", "framed_verb", "present_verb"]
@@ -23,14 +23,9 @@ NOT_HABIT_VERBS = frozenset(
         actually, kinda, sorta, hear"""
     )
 )
-# the past of common irregular verbs (English morphology): "I never went" is narration
-PAST_WORDS = (
-    "was|were|went|came|saw|took|got|made|had|did|said|told|thought|knew|felt|found|gave|"
-    "left|met|ran|sat|stood|wrote|ate|drank|drove|flew|began|bought|brought|caught|taught|"
-    "fought|kept|slept|swam|sang|spoke|broke|chose|woke|wore|won|lost|paid|sent|spent|"
-    "built|held|heard|meant|became|forgot|understood|grew|threw|rode|hid|fell|led|fed|"
-    "shot|sold|been|really"
-)
+# a past form after the speaker ("I never went" is narration), and "been" and "really",
+# which are no habit's verb either
+PAST_WORDS = f"{IRREGULAR_PAST}|been|really"
 _PAST = frozenset(PAST_WORDS.split("|"))
 
 

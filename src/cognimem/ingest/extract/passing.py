@@ -55,7 +55,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from cognimem.ingest.extract.patterns import NOT_PAST_ED, icase
+from cognimem.ingest.extract.patterns import IRREGULAR_PAST, NOT_PAST_ED, icase
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import FactCategory
 from cognimem.text.mention import RECENT, TimeMention
@@ -64,15 +64,7 @@ from cognimem.text.told import tells_a_habit, told_from_today
 
 __all__ = ["in_the_moment", "is_request_for_one_occasion", "past_habit", "present_occasion"]
 
-# the simple past of common irregular verbs, and "-ed" forms that are past ("need",
-# "feed", "bed" are not)
-_IRREGULAR_PAST = (
-    r"(?:ate|drank|wore|took|went|had|did|made|got|saw|rode|drove|flew|wrote|bought|brought|"
-    r"thought|knew|kept|left|lost|paid|sat|slept|spent|spoke|stood|swam|taught|told|won|came|"
-    r"became|ran|gave|sang|forgot|felt|heard|held|meant|met|sold|sent|shot|fought|ground|"
-    r"hung|hid|led|lent|rang|rose|shook|shone|stole|stuck|struck|swore|tore|threw|"
-    r"understood|woke|was|were)"
-)
+_IRREGULAR_PAST = rf"(?:{IRREGULAR_PAST})"
 _PAST_HABIT = icase(
     r"\b(?:I|we)\s+(?:(?:just|really|pretty\s+much|basically|almost)\s+)?(?:never|always|"
     r"only(?:\s+ever)?|usually|rarely|mostly|hardly\s+ever|constantly)\s+"

@@ -17,6 +17,7 @@ from cognimem.text.literals import Gated
 __all__ = [
     "HAS_SPEAKER",
     "INNER_STOP",
+    "IRREGULAR_PAST",
     "JOB",
     "JOB_PHRASE",
     "MODS",
@@ -110,6 +111,16 @@ ONLY_NOT_HABIT = (
 ONLY_NOT_CHOICE = (
     f"{ONLY_NOT_HABIT}|am|'m|was|were|do|did|don't|can|could|will|would|should|think|know|"
     "guess|feel|mean|wonder|hope|wish|said|told|imagine|need|kidding|joking"
+)
+# the simple past of common irregular verbs ("I never went", "we always ate"), as
+# alternatives for a pattern; "-ed" forms are told with :data:`NOT_PAST_ED`
+IRREGULAR_PAST = (
+    "ate|became|began|bought|broke|brought|built|came|caught|chose|did|drank|drove|fed|"
+    "fell|felt|flew|forgot|fought|found|gave|got|grew|ground|had|heard|held|hid|hung|"
+    "kept|knew|led|left|lent|lost|made|meant|met|paid|ran|rang|rode|rose|said|sang|sat|"
+    "saw|sent|shone|shook|shot|slept|sold|spent|spoke|stole|stood|struck|stuck|swam|"
+    "swore|taught|thought|threw|told|took|tore|understood|was|went|were|woke|won|wore|"
+    "wrote"
 )
 # a word in "-ed" that is no past form: "a hundred", "in bed", "I never feed the cats"
 NOT_PAST_ED = r"(?!(?:hundred|bed|red|shed|sled|wed|need|feed|seed|speed|bleed|breed|sacred)\b)"
