@@ -6,7 +6,9 @@ sentence is tidied (:func:`tidy`), dropped when it cannot state a fact
 clauses (:func:`clause_parts`).
 :func:`prepare_clause` cleans a clause (opening discourse markers, "I think", "really"
 dropped), notes hedges, "used to" / "no longer" / "anymore" and change words as flags,
-and resolves and blanks out its time expressions.
+and resolves and blanks out its time expressions. :func:`lead_condition` finds the
+condition a sentence opens with ("When I travel, ..."), kept for the stance it frames;
+:func:`is_subordinate` tells a clause that only states a condition.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ __all__ = [
     "after_conjunctions",
     "clause_parts",
     "is_statement",
+    "is_subordinate",
+    "lead_condition",
     "prepare_clause",
     "shield_stops",
     "stated_head",
@@ -447,3 +451,33 @@ def _blank(text: str, times: list[TimeMention]) -> str:
         start, end = mention.span
         text = f"{text[:start]} ,{text[end:]}"
     return text
+
+
+# the condition a sentence opens with before the speaker's clause: "When I travel, I ...",
+# "On weeknights I ..."
+_CONDITION_LEAD = icase(
+    r"^(?P<cond>(?:(?:when|whenever|while|once|unless|if)\s+(?:\w+\s*)[^,]*?|(?:even\s+)?(?:on|for|"
+    r"during|at|after|before|in|around|outside)\s+[^,]{2,60}?|(?:weeknights|weekdays|weekends|"
+    r"mornings|evenings|[a-z]+days)(?=,?\s+(?:I|we)\s))),?\s+(?=(?:I|we|I'm|we're|I'd|"
+    r"I'll|I have|my|our)\b)"
+)
+# a subordinate condition with no comma runs to the speaker's main clause, past a "my"
+# or "our" of its own ("When I play with my kids I prefer ..."), when there is one
+_CONDITION_TO_SPEAKER = icase(
+    r"^(?P<cond>(?:when|whenever|while|once|unless|if)\s+(?:\w+\s*)(?:(?!\band\b)[^,])*?"
+    r"\b(?:my|our)\b(?:(?!\band\b)[^,])*?)\s+(?=(?:I|we|I'm|we're|I'd|I'll)\s)"
+)
+_SUBORDINATE = icase(r"^(?:when|whenever|while|once|unless|if)\b")
+
+
+def lead_condition(sentence: str) -> str | None:
+    """The condition a tidied sentence opens with, when a first-person clause follows
+    ("When I travel", "On weeknights"); ``None`` otherwise."""
+    m = _CONDITION_TO_SPEAKER.match(sentence) or _CONDITION_LEAD.match(sentence)
+    return m.group("cond").strip() if m else None
+
+
+def is_subordinate(text: str) -> bool:
+    """Whether a clause opens with a subordinator ("When I'm learning a language"): it
+    states a condition, not a standing fact of its own."""
+    return _SUBORDINATE.match(text) is not None

@@ -45,7 +45,7 @@ from datetime import datetime
 from cognimem.ingest.extract import choice_objects as co
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract.choice_objects import whole_object
-from cognimem.ingest.extract.clauses import Clause, is_laughing, prepare_clause
+from cognimem.ingest.extract.clauses import Clause, is_laughing, is_subordinate, prepare_clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.comma_reasons import gives_comma_reason
 from cognimem.ingest.extract.detect_constraints import primary_tag
@@ -83,7 +83,7 @@ from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
 from cognimem.text.tokens import tokens
 
-__all__ = ["ChoiceReader", "lead_condition"]
+__all__ = ["ChoiceReader"]
 
 _SUBJECT = r"(?:I|we)(?:\s+|(?='))"
 _BE = r"(?:I'm|we're|I am|we are|(?:our|my)\s+(?:family|household)\s+is)"
@@ -244,19 +244,6 @@ _THING_WORDS = frozenset({"something", "thing"})
 _PLEASE_WORDS = frozenset({"please", "pls"})
 _REASON_WORD = gated(r"\b(?:because|since|cause|cuz|due to)\b")
 _WHOLE_CHARS = 240
-_LEAD = icase(
-    r"^(?P<cond>(?:(?:when|whenever|while|once|unless|if)\s+(?:\w+\s*)[^,]*?|(?:even\s+)?(?:on|for|"
-    r"during|at|after|before|in|around|outside)\s+[^,]{2,60}?|(?:weeknights|weekdays|weekends|"
-    r"mornings|evenings|[a-z]+days)(?=,?\s+(?:I|we)\s))),?\s+(?=(?:I|we|I'm|we're|I'd|"
-    r"I'll|I have|my|our)\b)"
-)
-# a subordinate condition with no comma runs to the speaker's main clause, past a "my"
-# or "our" of its own ("When I play with my kids I prefer ..."), when there is one
-_LEAD_TO_SPEAKER = icase(
-    r"^(?P<cond>(?:when|whenever|while|once|unless|if)\s+(?:\w+\s*)(?:(?!\band\b)[^,])*?"
-    r"\b(?:my|our)\b(?:(?!\band\b)[^,])*?)\s+(?=(?:I|we|I'm|we're|I'd|I'll)\s)"
-)
-_SUBORDINATE = icase(r"^(?:when|whenever|while|once|unless|if)\b")
 # a need is a standing requirement when it says what is needed ("a standing desk at
 # work"); "I need a nap" is a passing state
 _NEED_WORDS = 3
@@ -264,19 +251,6 @@ _NEED = icase(r"\bneed\b")
 _BEST_WORDS = frozenset({"better", "best"})
 _LEANING = icase(r"(?:lean|gravitate)\b")
 _HINT_WORDS = LIKE_WORDS | VERDICT_WORDS
-
-
-def lead_condition(sentence: str) -> str | None:
-    """The condition a tidied sentence opens with, when a first-person clause follows
-    ("When I travel", "On weeknights"); ``None`` otherwise."""
-    m = _LEAD_TO_SPEAKER.match(sentence) or _LEAD.match(sentence)
-    return m.group("cond").strip() if m else None
-
-
-def is_subordinate(text: str) -> bool:
-    """Whether a clause opens with a subordinator ("When I'm learning a language"): it
-    states a condition, not a standing fact of its own."""
-    return _SUBORDINATE.match(text) is not None
 
 
 def _said_first(said: str, words: frozenset[str]) -> tuple[str, bool] | None:
@@ -451,7 +425,7 @@ class ChoiceReader(Collector):
         or "without fail"."""
         cond = self.condition or ""
         main = self._main(said)
-        framed = _SUBORDINATE.match(cond) or generic_condition(cond)
+        framed = is_subordinate(cond) or generic_condition(cond)
         if framed and (had := not_had(main)):
             return self._stance_fact(c, had, polarity=False)  # "I don't have X"
         m = _HABIT.match(main)

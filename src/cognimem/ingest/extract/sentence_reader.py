@@ -55,12 +55,13 @@ from cognimem.ingest.extract.clauses import (
     clause_parts,
     is_laughing,
     is_statement,
+    is_subordinate,
+    lead_condition,
     prepare_clause,
     shield_stops,
     stated_head,
     tidy,
 )
-from cognimem.ingest.extract.detect_choices import is_subordinate, lead_condition
 from cognimem.ingest.extract.detect_constraints import ConstraintReader
 from cognimem.ingest.extract.detect_events import EventReader
 from cognimem.ingest.extract.detect_health import HealthReader
