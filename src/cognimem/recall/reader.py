@@ -3,7 +3,6 @@ fuse and rerank the items, fill the sections, assemble the packet."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from dataclasses import replace
 from datetime import datetime
@@ -109,10 +108,10 @@ class Reader:
 
     async def area_vectors(self) -> np.ndarray:
         """The decision areas' descriptions embedded (once per reader), in a task of
-        their own: a step may run at once in the read's task (``recall/eager.py``)."""
-        return await self._areas.matrix(
-            lambda texts: asyncio.ensure_future(self.embedder.embed(texts, "document"))
-        )
+        their own that ``AreaDescriptions`` shares among the steps and reads that wait
+        for it: a step may run at once in the read's task (``recall/eager.py``), and a
+        step's timeout does not cancel it."""
+        return await self._areas.matrix(lambda texts: self.embedder.embed(texts, "document"))
 
     async def embed_query(self, query: str) -> np.ndarray:
         embedded = await self.embedder.embed([query], "query")

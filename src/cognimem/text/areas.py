@@ -22,6 +22,7 @@ them ("I never water in the midday heat" was put in no area the garden is in).
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -264,14 +265,38 @@ def _softmax(closeness: np.ndarray, temperature: float) -> np.ndarray:
 
 class AreaDescriptions:
     """The things the areas' descriptions list (:data:`AREA_PHRASES`) as one embedder's
-    vectors, embedded on first use and kept (one batch per process and embedder)."""
+    vectors, embedded on first use and kept (one batch per process and embedder).
+
+    One embedding at a time, shared: the callers that ask while it runs (two steps of
+    one read, concurrent reads) wait for the same one, and a caller cancelled meanwhile
+    (a step's timeout) leaves it running, so what it embedded is kept for the next
+    caller instead of being embedded again by every read until one finishes in time.
+    A failed embedding is raised to the callers waiting for it; the next caller tries
+    again."""
 
     def __init__(self) -> None:
         self._matrix: np.ndarray | None = None
+        self._running: asyncio.Future[np.ndarray] | None = None
 
     async def matrix(self, embed: Callable[[Sequence[str]], Awaitable[np.ndarray]]) -> np.ndarray:
         """The vectors of :data:`AREA_PHRASES`, in order (unit length)."""
-        if self._matrix is None:
-            found = await embed(list(AREA_PHRASES))
-            self._matrix = np.asarray(found, dtype=np.float32)
-        return self._matrix
+        if self._matrix is not None:
+            return self._matrix
+        running, loop = self._running, asyncio.get_running_loop()
+        if running is None or running.done() or running.get_loop() is not loop:
+            # none yet, the last one failed, or it belongs to another (a gone) loop
+            running = self._running = asyncio.ensure_future(self._embed(embed))
+            running.add_done_callback(_retrieved)
+        return await asyncio.shield(running)
+
+    async def _embed(self, embed: Callable[[Sequence[str]], Awaitable[np.ndarray]]) -> np.ndarray:
+        found = np.asarray(await embed(list(AREA_PHRASES)), dtype=np.float32)
+        self._matrix = found
+        return found
+
+
+def _retrieved(done: asyncio.Future[np.ndarray]) -> None:
+    """A failure nobody waited for any more (every caller was cancelled) is not logged
+    as never retrieved: the next caller tries again and meets its own."""
+    if not done.cancelled():
+        done.exception()
