@@ -41,10 +41,10 @@ What the letters are used for is :mod:`cognimem.text.noun_roots`.
 
 from __future__ import annotations
 
-import gzip
 import re
-import sys
 from pathlib import Path
+
+from wordnet_tables import wordnet_dir, write_table
 
 OUT = Path(__file__).resolve().parent.parent / "src/cognimem/text/data/noun_roots.tsv.gz"
 PERSON_FILE = 18  # noun.person
@@ -181,10 +181,7 @@ def _is_ordeal(
 
 
 def main() -> None:
-    wordnet = Path(sys.argv[1] if len(sys.argv) > 1 else "/usr/share/wordnet")
-    lines = build(wordnet)
-    # mtime=0: the same input gives the same bytes
-    OUT.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode(), 9, mtime=0))
+    write_table(OUT, build(wordnet_dir()))
 
 
 if __name__ == "__main__":

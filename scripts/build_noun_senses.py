@@ -14,10 +14,10 @@ What the letters mean is ``CLASSES`` in ``cognimem.text.noun_senses``.
 
 from __future__ import annotations
 
-import gzip
 import re
-import sys
 from pathlib import Path
+
+from wordnet_tables import exception_lines, wordnet_dir, write_table
 
 OUT = Path(__file__).resolve().parent.parent / "src/cognimem/text/data/noun_senses.tsv.gz"
 FIRST_FILE = 3  # noun.Tops; noun.time is 28: letters a .. z
@@ -46,19 +46,12 @@ def build(wordnet: Path) -> list[str]:
         letters = (chr(ord("a") + files[o] - FIRST_FILE) for o in parts[-count:])
         rows[lemma] = "".join(dict.fromkeys(letters))
     lines = [f"{w}\t{c}" for w, c in sorted(rows.items())]
-    for line in (wordnet / "noun.exc").read_text("latin-1").splitlines():
-        plural, base, *_ = line.split()
-        if _WORD.fullmatch(plural) and base in rows and plural not in rows:
-            lines.append(f"{plural}\t>{base}")
+    lines += exception_lines(wordnet / "noun.exc", rows)
     return lines
 
 
 def main() -> None:
-    wordnet = Path(sys.argv[1] if len(sys.argv) > 1 else "/usr/share/wordnet")
-    lines = build(wordnet)
-    # mtime=0: the same input gives the same bytes
-    OUT.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode(), 9, mtime=0))
-    print(f"{len(lines)} lines -> {OUT}")
+    write_table(OUT, build(wordnet_dir()))
 
 
 if __name__ == "__main__":

@@ -16,10 +16,10 @@ What the letters mean is ``CLASSES`` in ``cognimem.text.verb_senses``.
 
 from __future__ import annotations
 
-import gzip
 import re
-import sys
 from pathlib import Path
+
+from wordnet_tables import exception_lines, wordnet_dir, write_table
 
 OUT = Path(__file__).resolve().parent.parent / "src/cognimem/text/data/verb_senses.tsv.gz"
 FIRST_FILE = 29  # verb.body; verb.weather is 43: letters a .. o
@@ -64,19 +64,12 @@ def build(wordnet: Path) -> list[str]:
         kin = [w for w in dict.fromkeys(near) if w != lemma and _WORD.fullmatch(w)][:KIN]
         rows[lemma.replace("_", " ")] = " ".join(["".join(dict.fromkeys(letters)), *kin])
     lines = [f"{w}\t{c}" for w, c in sorted(rows.items())]
-    for line in (wordnet / "verb.exc").read_text("latin-1").splitlines():
-        form, base, *_ = line.split()
-        if _WORD.fullmatch(form) and base in rows and form not in rows:
-            lines.append(f"{form}\t>{base}")
+    lines += exception_lines(wordnet / "verb.exc", rows)
     return lines
 
 
 def main() -> None:
-    wordnet = Path(sys.argv[1] if len(sys.argv) > 1 else "/usr/share/wordnet")
-    lines = build(wordnet)
-    # mtime=0: the same input gives the same bytes
-    OUT.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode(), 9, mtime=0))
-    print(f"{len(lines)} lines -> {OUT}")
+    write_table(OUT, build(wordnet_dir()))
 
 
 if __name__ == "__main__":
