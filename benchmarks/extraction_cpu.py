@@ -42,6 +42,8 @@ from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
+from read_callgrind import callgrind_prefix
+
 HERE = Path(__file__).resolve().parent
 DEFAULT = Path("../shared/data/locomo/locomo10_dev.json")
 _AT = datetime(2024, 3, 15, 12, 0, tzinfo=UTC)
@@ -86,10 +88,7 @@ def instructions(path: Path, trees: list[Path], limit: int) -> None:
         with tempfile.TemporaryDirectory() as out:
             env = {**os.environ, "PYTHONPATH": f"{tree / 'src'}:{tree}", "PYTHONHASHSEED": "0"}
             command = [
-                "valgrind",
-                "--tool=callgrind",
-                "--dump-before=os_getppid",
-                f"--callgrind-out-file={out}/cg.%p",
+                *callgrind_prefix(out),
                 sys.executable,
                 str(Path(__file__).resolve()),
                 "run",

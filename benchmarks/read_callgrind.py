@@ -283,6 +283,19 @@ def compare(dirs: list[Path], first: int, top: int, thread: int | None = None) -
         print(f"  {row}  {k[0][:28]} {k[1][:80]}")
 
 
+def callgrind_prefix(out: Path | str, *, by_thread: bool = False) -> list[str]:
+    """The valgrind command a counted child runs under: a dump before each
+    ``os.getppid`` call (the child's mark between phases), one file per process under
+    ``out`` (and per thread with ``by_thread``)."""
+    return [
+        "valgrind",
+        "--tool=callgrind",
+        "--dump-before=os_getppid",
+        *(["--separate-threads=yes"] if by_thread else []),
+        f"--callgrind-out-file={out}/cg.%p",
+    ]
+
+
 def run_tree(tree: Path, db: Path, args: argparse.Namespace, work: Path) -> dict[str, Any]:
     """One tree's reads under callgrind: instructions a read and by object."""
     copy = work / "read.db"
@@ -301,11 +314,7 @@ def run_tree(tree: Path, db: Path, args: argparse.Namespace, work: Path) -> dict
     env["COGNIMEM_RECALL__STEP_TIMEOUT_S"] = "600"
     env["COGNIMEM_RECALL__BUDGET_S"] = "1200"
     command = [
-        "valgrind",
-        "--tool=callgrind",
-        "--dump-before=os_getppid",
-        *(["--separate-threads=yes"] if args.by_thread else []),
-        f"--callgrind-out-file={out}/cg.%p",
+        *callgrind_prefix(out, by_thread=args.by_thread),
         sys.executable,
         str(Path(__file__).resolve()),
         "--child",

@@ -35,7 +35,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from read_callgrind import self_costs
+from read_callgrind import callgrind_prefix, self_costs
 from read_latency import USER
 from serving_stack import QUERY, prepare
 
@@ -123,10 +123,7 @@ def run_tree(tree: str, db: Path, packet: Path, secret: str, args: argparse.Name
         env["COGNIMEM_AUTH__RATE_LIMIT_PER_MINUTE"] = "100000000"
         env["COGNIMEM_RECALL__ACCESS_FLUSH_S"] = "3600"
         command = [
-            "valgrind",
-            "--tool=callgrind",
-            "--dump-before=os_getppid",
-            f"--callgrind-out-file={work}/cg.%p",
+            *callgrind_prefix(work),
             sys.executable,
             str(Path(__file__).resolve()),
             "--child",
