@@ -296,18 +296,26 @@ def callgrind_prefix(out: Path | str, *, by_thread: bool = False) -> list[str]:
     ]
 
 
+def child_env(tree: Path | str) -> dict[str, str]:
+    """The environment of a counted child that runs ``tree``'s code: its ``src`` first on
+    the path (then these benchmarks), string hashing fixed (``0`` unless the caller chose
+    a seed) and the access counts' flush held off: it runs on a timer (once a second),
+    and under callgrind a read takes ~1 s, so how many flushes fell in a phase would
+    follow the machine's load."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(tree) / "src"), str(HERE)])
+    env["PYTHONHASHSEED"] = env.get("PYTHONHASHSEED", "0")
+    env["COGNIMEM_RECALL__ACCESS_FLUSH_S"] = "3600"
+    return env
+
+
 def run_tree(tree: Path, db: Path, args: argparse.Namespace, work: Path) -> dict[str, Any]:
     """One tree's reads under callgrind: instructions a read and by object."""
     copy = work / "read.db"
     shutil.copyfile(db, copy)
     out = work / "cg"
     out.mkdir()
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(tree / "src"), str(HERE)])
-    env["PYTHONHASHSEED"] = env.get("PYTHONHASHSEED", "0")
-    # the access counts' flush runs on a timer (once a second): under callgrind a read
-    # takes ~1 s, so how many flushes fall in a phase would follow the machine's load
-    env["COGNIMEM_RECALL__ACCESS_FLUSH_S"] = "3600"
+    env = child_env(tree)
     # a read takes ~1 s under callgrind, a cold one far more: the steps' time limits
     # (2 s a step, 4 s a plan) would cut steps whose work then runs on into the next
     # reads' counts (and change the packet); limits no read reaches here

@@ -35,11 +35,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from read_callgrind import callgrind_prefix, self_costs
+from read_callgrind import callgrind_prefix, child_env, self_costs
 from read_latency import USER
 from serving_stack import QUERY, prepare
 
-HERE = Path(__file__).resolve().parent
 AT = "2026-01-01T00:00:00+00:00"
 
 
@@ -117,11 +116,8 @@ def run_tree(tree: str, db: Path, packet: Path, secret: str, args: argparse.Name
     """One tree's requests under callgrind: instructions per request and by function."""
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([str(Path(tree) / "src"), str(HERE)])
-        env["PYTHONHASHSEED"] = "0"
+        env = child_env(tree)
         env["COGNIMEM_AUTH__RATE_LIMIT_PER_MINUTE"] = "100000000"
-        env["COGNIMEM_RECALL__ACCESS_FLUSH_S"] = "3600"
         command = [
             *callgrind_prefix(work),
             sys.executable,
