@@ -30,7 +30,9 @@ one occasion ("I'm not doing anything then") is no stance.
 More voices (the subject left out, "I find X exhausting", "X is my idea of hell", "No X
 for me", "Please avoid recommending X" ...) are read by :mod:`.stance_forms`; a verb of
 feeling or avoiding no list names ("I abhor X", "When I'm tired I shy away from X") by
-:mod:`.feeling_verbs`, before a framed clause is read as a habit. A strong
+:mod:`.feeling_verbs`, before a framed clause is read as a habit; a kind of thing judged
+by what it is to the speaker ("X are the worst", "X is a headache for me", "X is a real
+joy for me") by :mod:`.judged_kinds`, after the plainer likes. A strong
 like ("I adore X", :mod:`.strong_likes`) or a specified love ("I love X with Y",
 :mod:`.specified_likes`) is tried last: a choice for it, beside the preference.
 
@@ -53,6 +55,7 @@ from cognimem.ingest.extract.detect_preferences import PREFERENCE_TAGS
 from cognimem.ingest.extract.feeling_verbs import feeling_hint, feeling_stance
 from cognimem.ingest.extract.habit_forms import habit_stance, habitual
 from cognimem.ingest.extract.habit_verbs import PAST_WORDS, framed_verb, present_verb
+from cognimem.ingest.extract.judged_kinds import judged_hint, judged_kind
 from cognimem.ingest.extract.like_forms import LIKE_WORDS, like_form
 from cognimem.ingest.extract.object_first import object_first
 from cognimem.ingest.extract.patterns import NOT_PAST_ED, ONLY_NOT_CHOICE, gated, icase
@@ -310,7 +313,7 @@ class ChoiceReader(Collector):
     def _may_choose(self, c: Clause) -> bool:
         """Whether :meth:`_choice` can read ``c``: a marker word, or a frame."""
         hinted = not c.words.isdisjoint(_HINT_WORDS) or rated_hint(c.words)
-        return self._framed(c) or hinted or feeling_hint(c.words)
+        return self._framed(c) or hinted or feeling_hint(c.words) or judged_hint(c.words)
 
     def _framed(self, c: Clause) -> bool:
         return (
@@ -412,12 +415,16 @@ class ChoiceReader(Collector):
         return like is not None
 
     def _like(self, c: Clause, said: str) -> bool:
-        """A like or dislike in a plainer voice (:mod:`.like_forms`), else a strong like
-        ("I really enjoy X" has no choice marker); only a dislike ends the clause."""
+        """A like or dislike in a plainer voice (:mod:`.like_forms`), else a kind of thing
+        judged ("X are the worst", :mod:`.judged_kinds`: its whole subject, no option it
+        is preferred to), else a strong like ("I really enjoy X" has no choice marker);
+        only a dislike ends the clause."""
         read = like_form(said)
-        if read is None:
+        compared = read is not None
+        if read is None and (read := judged_kind(said)) is None:
             return self._strong(c, said) and False  # a like: the clause is read on
-        return self._stance_fact(c, read[0], polarity=read[1], compared=True) and not read[1]
+        rest, polarity = read
+        return self._stance_fact(c, rest, polarity=polarity, compared=compared) and not polarity
 
     def _habit(self, c: Clause, said: str) -> bool:
         """A habit that is a rule by its frame: a condition before it ("When I travel I
