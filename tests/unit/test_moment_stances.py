@@ -138,3 +138,55 @@ def test_times_are_read_against_a_reference() -> None:
     assert not in_the_moment(clause, "eating meat", times=times, reference=when)
     with pytest.raises(ValueError, match="reference"):
         in_the_moment(clause, "eating meat", times=times)
+
+
+# the sentences below are new, not from ``constraint_moments_round3.jsonl`` or any other set
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a request about this reply, ended by a courtesy
+        "No bullet points in this summary please.",
+        # a demonstrative naming a lot or an amount in front of the speaker
+        "No ketchup on this lot of chips.",
+        "I'd rather not iron this pile of shirts.",
+        # a quality of one pointed thing: a reaction to what is seen
+        "I don't like the size of that kitchen table.",
+        # an object that is one past event
+        "I hate how the cake turned out.",
+        "I hate the way that meeting ended.",
+        # the speaker too much of something for one occasion
+        "I'm far too tired to cook right now.",
+        # a passing state for part of one day
+        "I'm exhausted this evening.",
+        "I'm so sore this morning.",
+        # a plan for one date, in the progressive
+        "I'm skipping the staff party this week.",
+    ],
+)
+def test_a_reaction_a_passing_state_or_a_plan_is_no_constraint(text: str) -> None:
+    assert constraints(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # a kind after "this", a place, not a lot of something
+        ("No shoes in this flat.", "no shoes"),
+        # a quality of a kind of thing, not of one pointed thing
+        ("I don't like the taste of coriander.", "coriander"),
+        # "how" and a verb in the present: how things are, not one event
+        ("I hate how loud open-plan offices are.", "open-plan offices"),
+        # too much of something for good, not for an occasion
+        ("I'm too old for night clubs these days.", "too old"),
+        # a state of having, and one of being over days
+        ("I have a stiff neck this morning.", "stiff neck"),
+        ("I'm on antibiotics this week.", "antibiotics"),
+        # a plan over no date, and a progressive with no object
+        ("I'm cutting out sugar.", "sugar"),
+        ("I'm fasting right now.", "fasting"),
+    ],
+)
+def test_the_same_shapes_on_a_kind_or_a_lasting_state_keep_the_constraint(
+    text: str, value: str
+) -> None:
+    assert any(value in v.lower() for v in constraints(text)), constraints(text)

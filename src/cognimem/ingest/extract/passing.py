@@ -23,8 +23,20 @@ occasion. A careful reader keeps no standing constraint from either.
   again", said to an offer, "I'm not willing to do this anymore");
 - a stance on one instance further on: "this" or "that" after a preposition with a noun
   whose most frequent sense in WordNet is of communication or an event ("wear the blue
-  shirt for this interview", "anything with mushrooms in this answer"); not a place ("in
-  this house", "in this job");
+  shirt for this interview", "anything with mushrooms in this answer", a courtesy after
+  it: "... in this reply please"); not a place ("in this house", "in this job"); or
+  "this" or "that" with a noun of a group or a quantity and "of" (the lot in front of
+  the speaker: "no pesticides on this batch of seedlings"), or a noun of an attribute
+  before "of" and a demonstrative (a quality of one pointed thing: "I don't like the
+  look of that compost bin");
+- an object that is one past event: "how", "what" or "the way", a subject, then a verb
+  in the simple past ("I hate how that print came out", "the way that meeting ended");
+  not a verb after an auxiliary ("how processed food is sold");
+- a state of the moment: the speaker too much of something for the present occasion or
+  one date ("I'm too sleepy to drive right now"), being something for part of one day
+  ("I'm exhausted tonight", not "I have a stiff neck this morning"), or doing something
+  to an object on one date, in the progressive ("I'm skipping the pub quiz this week";
+  not "I'm breastfeeding right now");
 - a wish of the moment turned down: "I don't feel like ...", "I'm not in the mood for
   ...", "I'm not up for ..." (not with "never" or a habit: "I'm never in the mood for
   curry");
@@ -114,11 +126,28 @@ _THEN_END = icase(r"\bthen\W*$")
 # a demonstrative after a preposition naming one piece of talk or one event: "for this
 # interview", "in this answer", "at that wedding" (a noun whose most frequent sense in
 # WordNet is of communication or an event), not a place ("in this house")
+_COURTESY = r"(?:please|thanks|thank\s+you)"
 _POINTED_NOUN = icase(
     rf"\b{_PREPOSITION}\s+(?:this|that)\s+(?:[a-z-]+\s+){{0,2}}?(?P<head>[a-z-]+)"
-    rf"(?=\s*[,;.!?]|\s*$|\s+{_PREPOSITION}\b)"
+    rf"(?=\s*[,;.!?]|\s*$|\s+{_PREPOSITION}\b|\s+{_COURTESY}\W*$)"
 )
 _ONE_INSTANCE = frozenset({"communication", "event"})
+# a demonstrative naming a lot or an amount of something ("on this batch of seedlings",
+# "iron that pile of shirts"): a noun whose most frequent sense in WordNet is a group or
+# a quantity, the lot in front of the speaker (not "this kind of", a cognition)
+_POINTED_LOT = icase(r"\b(?:this|that)\s+(?P<lot>[a-z]+)\s+of\b")
+_ONE_LOT = frozenset({"group", "quantity"})
+# a quality of one pointed thing ("the look of that bin", "the size of this room"): a
+# noun whose most frequent sense in WordNet is an attribute, of a demonstrative
+_POINTED_QUALITY = icase(r"\b(?P<quality>[a-z]+)\s+of\s+(?:this|that|these|those)\b")
+# an object that is one past event, a clause in the simple past after "how", "what" or
+# "the way" ("I hate how that print came out", "I loved the way it was cooked"), its
+# subject first (not "how processed food is sold")
+_AUXILIARY = r"(?:am|is|are|be|been|being|was|were|has|have|had|get|gets|got|do|does)"
+_EVENT_OBJECT = icase(
+    rf"^(?:how|what|(?:the\s+)?way)\s+(?:(?!{_AUXILIARY}\b)[\w'-]+\s+){{1,4}}?"
+    rf"(?:was|were|{_IRREGULAR_PAST}|{NOT_PAST_ED}[a-z]+ed)\b"
+)
 # a wish of the moment, turned down: "I don't feel like coffee", "I'm not in the mood to
 # tidy", "I'm not up for a long drive" (not with "never": "I'm never in the mood for
 # curry" is a standing dislike)
@@ -127,6 +156,17 @@ _WISH_NOW = icase(
     r"in\s+the\s+mood|up\s+(?:for|to))\b"
 )
 _EVER = icase(r"\b(?:never|ever)\b")
+# the speaker too much of something for one occasion: "I'm too sleepy to drive", "we're
+# far too full for a starter"
+_TOO_MUCH = icase(
+    r"^(?:I|we)(?:'m|'re|\s+am|\s+are)\s+(?:(?:far|way|much|just|a\s+bit|really)\s+)?too\s+"
+    r"[a-z-]+\s+(?:to|for)\b"
+)
+# the speaker being something ("I'm exhausted", "we're a bit tired"), not having it
+_BEING = icase(r"^\W*(?:I|we)(?:'m|'re|\s+am|\s+are)\b")
+# the speaker doing something, in the progressive, to an object: "I'm skipping the quiz"
+# (not "I'm breastfeeding")
+_DOING = icase(r"^(?:I|we)(?:'m|'re|\s+am|\s+are)\s+(?:not\s+)?[a-z]+ing\s+(?:the|my|our|a|an)\b")
 # a time dated from today is one occasion when it is a week or shorter ("tonight", "this
 # weekend", "next Tuesday", "next week") or lies wholly ahead ("next month", "this
 # August"); "this month", "this year" are in force now and the stance holds through them
@@ -145,7 +185,8 @@ _PLAN = icase(
 # occasion only when said of a plan, with no verb in the past it may date instead ("I
 # won't eat shellfish after what happened on Saturday") and not of every repeat ("I'm
 # not eating oysters again after ...")
-_DAY_LONG = frozenset({"part_of_day", "day", "weekend"})
+_PART_OF_DAY = "part_of_day"
+_DAY_LONG = frozenset({_PART_OF_DAY, "day", "weekend"})
 _PAST_VERB = icase(rf"\b(?:{_IRREGULAR_PAST}|{NOT_PAST_ED}[a-z]+ed)\b")
 _FOR_GOOD = icase(r"\b(?:next\s+time|ever\s+again|again\s+ever|from\s+now\s+on|in\s+future)\b")
 # a stance on every repeat of what a pointer names: "do that again", "do this anymore"
@@ -189,14 +230,22 @@ def in_the_moment(
     the clause's time does not count against it ("I have a cold right now", "My eyes
     are itchy today", "I broke my toe this morning"); a wish or a dislike kept as a
     state, its whole sentence the value ("I don't want to X right now"), is a stance."""
-    if _PRESENT_OBJECT.search(_SPEAKER_LEAD.sub("", value, count=1)) and not _REPEATS.search(
-        clause
-    ):
+    obj = _SPEAKER_LEAD.sub("", value, count=1)
+    if _PRESENT_OBJECT.search(obj) and not _REPEATS.search(clause):
         return True
     if _points_at_one_instance(value) and not _REPEATS.search(clause):
         return True
+    if _EVENT_OBJECT.search(obj):
+        return True
     if kind is FactCategory.STATE and not _SPEAKER_ACTS.match(value.strip()):
-        return False  # a state read as a phrase ("broke my toe") or of being or having
+        # a state read as a phrase ("broke my toe") or of being or having, unless it is
+        # too much for one occasion ("I'm too sleepy to drive right now") or a plan for
+        # one date ("I'm skipping the quiz this week")
+        if _TOO_MUCH.match(value.strip()):
+            return _NOW_SAID.search(clause) is not None or _on_one_date(clause, times, reference)
+        if _BEING.match(clause) and _for_part_of_a_day(clause, times):
+            return True  # "I'm exhausted tonight", "I'm a bit queasy this morning"
+        return _DOING.match(value.strip()) is not None and _on_one_date(clause, times, reference)
     if _FOR_GOOD.search(clause):
         return False
     if _WISH_NOW.search(clause) and not _EVER.search(clause) and not tells_a_habit(clause):
@@ -209,10 +258,32 @@ def in_the_moment(
 
 
 def _points_at_one_instance(value: str) -> bool:
-    """Whether ``value`` ends on a demonstrative naming one piece of talk or one event
-    ("wear the blue shirt for this interview", "anything with mushrooms in this
-    answer")."""
-    return any(first_class(m.group("head")) in _ONE_INSTANCE for m in _POINTED_NOUN.finditer(value))
+    """Whether ``value`` names one instance by a demonstrative, by the WordNet class of
+    its noun: one piece of talk or one event after a preposition ("wear the blue shirt
+    for this interview", "anything with mushrooms in this answer please"), a lot or an
+    amount ("on this batch of seedlings"), or a quality of the pointed thing ("the look
+    of that compost bin")."""
+    return (
+        any(first_class(m.group("head")) in _ONE_INSTANCE for m in _POINTED_NOUN.finditer(value))
+        or any(first_class(m.group("lot")) in _ONE_LOT for m in _POINTED_LOT.finditer(value))
+        or any(
+            first_class(m.group("quality")) == "attribute" for m in _POINTED_QUALITY.finditer(value)
+        )
+    )
+
+
+def _bounds_a_span(lowered: str, mention: TimeMention) -> bool:
+    """Whether ``mention`` opens or closes a span in the lower-cased clause ("for the
+    next two weeks", "until tonight", "from today")."""
+    at = lowered.find(mention.text.lower())
+    return at >= 0 and _SPAN_LEAD.search(lowered[:at]) is not None
+
+
+def _for_part_of_a_day(clause: str, times: Sequence[TimeMention]) -> bool:
+    """Whether one of the clause's ``times`` is a part of one day ("tonight", "this
+    morning"), not the bound of a span ("until tonight")."""
+    lowered = clause.lower()
+    return any(m.granularity == _PART_OF_DAY and not _bounds_a_span(lowered, m) for m in times)
 
 
 def _on_one_date(clause: str, times: Sequence[TimeMention], reference: datetime | None) -> bool:
@@ -229,8 +300,7 @@ def _on_one_date(clause: str, times: Sequence[TimeMention], reference: datetime 
     lowered = clause.lower()
     for mention in times:
         said = mention.text.lower()
-        at = lowered.find(said)
-        if mention.granularity == RECENT or (at >= 0 and _SPAN_LEAD.search(lowered[:at])):
+        if mention.granularity == RECENT or _bounds_a_span(lowered, mention):
             continue
         if told_from_today(said):
             if mention.end <= today:
