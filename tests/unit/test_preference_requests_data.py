@@ -8,7 +8,8 @@ topic, and the same no-shared-word rule. The third set
 sets' topics, and the same rule. The fourth (preference_requests_fourth.jsonl): the
 same, at least 80 pairs, none of the three others' topics, half negative in every
 topic. The fifth (preference_requests_fifth.jsonl): the same, none of the four others'
-topics."""
+topics. The sixth (preference_requests_sixth.jsonl): the same, at least 200 pairs,
+five negative and five positive in every topic."""
 
 from __future__ import annotations
 
@@ -168,5 +169,34 @@ def test_the_fifth_set_is_half_negative_in_every_topic() -> None:
 
 def test_no_request_of_the_fifth_set_shares_a_content_word_with_its_statement() -> None:
     for pair in FIFTH:
+        shared = content_words(pair["statement"]) & content_words(pair["request"])
+        assert not shared, (pair["id"], shared)
+
+
+SIXTH = load("preference_requests_sixth.jsonl")
+
+
+def test_the_sixth_set_is_split_by_topic_on_new_topics() -> None:
+    assert len(SIXTH) >= 200
+    assert len({pair["id"] for pair in SIXTH}) == len(SIXTH)
+    for pair in SIXTH:
+        assert set(pair) == FIELDS, pair["id"]
+        assert pair["split"] in ("tune", "check"), pair["id"]
+    topics = {half: {p["topic"] for p in SIXTH if p["split"] == half} for half in ("tune", "check")}
+    assert len(topics["tune"]) >= 10
+    assert len(topics["check"]) >= 10
+    assert not topics["tune"] & topics["check"]
+    earlier = {p["topic"] for p in PAIRS + MORE + THIRD + FOURTH + FIFTH}
+    assert not (topics["tune"] | topics["check"]) & earlier
+
+
+def test_the_sixth_set_is_half_negative_in_every_topic() -> None:
+    for topic in {p["topic"] for p in SIXTH}:
+        kinds = Counter(p["kind"] for p in SIXTH if p["topic"] == topic)
+        assert kinds == {"negative": 5, "positive": 5}, topic
+
+
+def test_no_request_of_the_sixth_set_shares_a_content_word_with_its_statement() -> None:
+    for pair in SIXTH:
         shared = content_words(pair["statement"]) & content_words(pair["request"])
         assert not shared, (pair["id"], shared)
