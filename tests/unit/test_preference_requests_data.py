@@ -18,6 +18,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.unit.test_cue_trigger_data import content_words
 
 DATA_DIR = Path(__file__).parent.parent.parent / "benchmarks" / "data"
@@ -113,90 +115,53 @@ def test_no_request_of_the_third_set_shares_a_content_word_with_its_statement() 
 
 
 FOURTH = load("preference_requests_fourth.jsonl")
-
-
-def test_the_fourth_set_is_split_by_topic_on_new_topics() -> None:
-    assert len(FOURTH) >= 80
-    assert len({pair["id"] for pair in FOURTH}) == len(FOURTH)
-    for pair in FOURTH:
-        assert set(pair) == FIELDS, pair["id"]
-        assert pair["split"] in ("tune", "check"), pair["id"]
-    topics = {
-        half: {p["topic"] for p in FOURTH if p["split"] == half} for half in ("tune", "check")
-    }
-    assert len(topics["tune"]) >= 10
-    assert len(topics["check"]) >= 10
-    assert not topics["tune"] & topics["check"]
-    assert not (topics["tune"] | topics["check"]) & {p["topic"] for p in PAIRS + MORE + THIRD}
-
-
-def test_the_fourth_set_is_half_negative_in_every_topic() -> None:
-    for topic in {p["topic"] for p in FOURTH}:
-        kinds = Counter(p["kind"] for p in FOURTH if p["topic"] == topic)
-        assert set(kinds) == {"negative", "positive"}, topic
-        assert kinds["negative"] == kinds["positive"], topic
-
-
-def test_no_request_of_the_fourth_set_shares_a_content_word_with_its_statement() -> None:
-    for pair in FOURTH:
-        shared = content_words(pair["statement"]) & content_words(pair["request"])
-        assert not shared, (pair["id"], shared)
-
-
 FIFTH = load("preference_requests_fifth.jsonl")
-
-
-def test_the_fifth_set_is_split_by_topic_on_new_topics() -> None:
-    assert len(FIFTH) >= 80
-    assert len({pair["id"] for pair in FIFTH}) == len(FIFTH)
-    for pair in FIFTH:
-        assert set(pair) == FIELDS, pair["id"]
-        assert pair["split"] in ("tune", "check"), pair["id"]
-    topics = {half: {p["topic"] for p in FIFTH if p["split"] == half} for half in ("tune", "check")}
-    assert len(topics["tune"]) >= 10
-    assert len(topics["check"]) >= 10
-    assert not topics["tune"] & topics["check"]
-    earlier = {p["topic"] for p in PAIRS + MORE + THIRD + FOURTH}
-    assert not (topics["tune"] | topics["check"]) & earlier
-
-
-def test_the_fifth_set_is_half_negative_in_every_topic() -> None:
-    for topic in {p["topic"] for p in FIFTH}:
-        kinds = Counter(p["kind"] for p in FIFTH if p["topic"] == topic)
-        assert set(kinds) == {"negative", "positive"}, topic
-        assert kinds["negative"] == kinds["positive"], topic
-
-
-def test_no_request_of_the_fifth_set_shares_a_content_word_with_its_statement() -> None:
-    for pair in FIFTH:
-        shared = content_words(pair["statement"]) & content_words(pair["request"])
-        assert not shared, (pair["id"], shared)
-
-
 SIXTH = load("preference_requests_sixth.jsonl")
+# the sets written on new topics alone: (name, pairs, fewest pairs, the sets before it)
+NEW_TOPIC_SETS = [
+    ("fourth", FOURTH, 80, PAIRS + MORE + THIRD),
+    ("fifth", FIFTH, 80, PAIRS + MORE + THIRD + FOURTH),
+    ("sixth", SIXTH, 200, PAIRS + MORE + THIRD + FOURTH + FIFTH),
+]
+NEW_TOPIC_IDS = [name for name, *_ in NEW_TOPIC_SETS]
 
 
-def test_the_sixth_set_is_split_by_topic_on_new_topics() -> None:
-    assert len(SIXTH) >= 200
-    assert len({pair["id"] for pair in SIXTH}) == len(SIXTH)
-    for pair in SIXTH:
+@pytest.mark.parametrize(("name", "rows", "fewest", "earlier"), NEW_TOPIC_SETS, ids=NEW_TOPIC_IDS)
+def test_a_later_set_is_split_by_topic_on_new_topics(
+    name: str, rows: list[dict[str, Any]], fewest: int, earlier: list[dict[str, Any]]
+) -> None:
+    assert len(rows) >= fewest, name
+    assert len({pair["id"] for pair in rows}) == len(rows)
+    for pair in rows:
         assert set(pair) == FIELDS, pair["id"]
         assert pair["split"] in ("tune", "check"), pair["id"]
-    topics = {half: {p["topic"] for p in SIXTH if p["split"] == half} for half in ("tune", "check")}
+    topics = {half: {p["topic"] for p in rows if p["split"] == half} for half in ("tune", "check")}
     assert len(topics["tune"]) >= 10
     assert len(topics["check"]) >= 10
     assert not topics["tune"] & topics["check"]
-    earlier = {p["topic"] for p in PAIRS + MORE + THIRD + FOURTH + FIFTH}
-    assert not (topics["tune"] | topics["check"]) & earlier
+    assert not (topics["tune"] | topics["check"]) & {p["topic"] for p in earlier}
 
 
-def test_the_sixth_set_is_half_negative_in_every_topic() -> None:
+@pytest.mark.parametrize(("name", "rows", "fewest", "earlier"), NEW_TOPIC_SETS, ids=NEW_TOPIC_IDS)
+def test_a_later_set_is_half_negative_in_every_topic(
+    name: str, rows: list[dict[str, Any]], fewest: int, earlier: list[dict[str, Any]]
+) -> None:
+    for topic in {p["topic"] for p in rows}:
+        kinds = Counter(p["kind"] for p in rows if p["topic"] == topic)
+        assert set(kinds) == {"negative", "positive"}, (name, topic)
+        assert kinds["negative"] == kinds["positive"], (name, topic)
+
+
+def test_the_sixth_set_has_five_of_each_kind_in_every_topic() -> None:
     for topic in {p["topic"] for p in SIXTH}:
         kinds = Counter(p["kind"] for p in SIXTH if p["topic"] == topic)
         assert kinds == {"negative": 5, "positive": 5}, topic
 
 
-def test_no_request_of_the_sixth_set_shares_a_content_word_with_its_statement() -> None:
-    for pair in SIXTH:
+@pytest.mark.parametrize(("name", "rows", "fewest", "earlier"), NEW_TOPIC_SETS, ids=NEW_TOPIC_IDS)
+def test_no_request_of_a_later_set_shares_a_content_word_with_its_statement(
+    name: str, rows: list[dict[str, Any]], fewest: int, earlier: list[dict[str, Any]]
+) -> None:
+    for pair in rows:
         shared = content_words(pair["statement"]) & content_words(pair["request"])
-        assert not shared, (pair["id"], shared)
+        assert not shared, (name, pair["id"], shared)
