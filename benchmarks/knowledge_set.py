@@ -52,7 +52,10 @@ hard turns that must produce nothing, near the constraint phrasings of
 a false fact, a quote with "was like", a question the speaker asks, a statement before
 someone's opinion, someone else's pet; ``knowledge_set_round5.jsonl``: 112 passages
 weighted toward false facts: plans, sarcasm, statements about other people, a third
-person's facts that are never the user's; ``knowledge_nothing_round12.jsonl``: 224
+person's facts that are never the user's; ``knowledge_set_round7.jsonl``: 126 single
+turns weighted toward the false facts left on the earlier tune halves: a team one is a
+fan of, a goal's scope, lists, corrections, contrasts, a job at an unnamed workplace,
+promotions, asides, sarcasm, plans that did not happen; ``knowledge_nothing_round12.jsonl``: 224
 single turns of fourteen reasons that must produce nothing, negations, hypotheticals,
 conditionals, wishes, questions (direct, indirect, tag), reported speech, jokes,
 sarcasm, figures of speech, tentative plans, generic statements and fiction, with 104
