@@ -3,7 +3,8 @@
 Each sentence is read with its references resolved (:mod:`.coref`: "she" is who the
 conversation says), the people it names noted for the next (:mod:`.mentions`), and a
 sentence that takes back the one before ("Kidding!") drops that one's facts; a value
-corrected inside its sentence is read as corrected (:mod:`.corrections`). A plain
+corrected inside its sentence is read as corrected (:mod:`.corrections`), and words
+about the conversation ("if that helps", "after all") are left out (:mod:`.asides`). A plain
 statement about a person the conversation named that the detectors read nothing about
 them in ("Linda has pneumonia") is read again as that person's own words ("I have
 pneumonia", :mod:`.third_person`), its facts theirs. At the end a single-valued fact
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 
 from cognimem.ingest.extract import vocabulary as vocab
+from cognimem.ingest.extract.asides import without_asides
 from cognimem.ingest.extract.clauses import unify
 from cognimem.ingest.extract.coref import Discourse, introduced, names_pronouns
 from cognimem.ingest.extract.corrections import corrected
@@ -72,7 +74,8 @@ class MessageReader(SentenceReader, MentionReader):
             said, links = discourse.resolve(sentence)
             facts, mentions = len(self.facts), len(self.mentioned)
             self._mentions(said)
-            self._sentence(said)
+            read = without_asides(said)  # "in Denver, if that helps": kept as evidence
+            self._sentence(read, evidence=said.strip() if read != said else None)
             self._note_people(discourse, said, facts, mentions)
             # a job read of anyone: "she's at Intel" in a later sentence is work
             discourse.about_work |= any(f.category is Cat.OCCUPATION for f in self.facts[facts:])
@@ -80,7 +83,7 @@ class MessageReader(SentenceReader, MentionReader):
             discourse.about_pets |= self.pet_window
             if names_pronouns(said):
                 discourse.hear(said)  # "Alex uses they/them"
-            self._about_person(said, discourse, facts, links)
+            self._about_person(read, discourse, facts, links)
             self.unnamed_relatives(said, facts)
             if links:  # also on what was read as the person's own words ("He wants ...")
                 self._keep_links(sentence, links, facts)
