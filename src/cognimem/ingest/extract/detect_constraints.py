@@ -29,6 +29,7 @@ from cognimem.ingest.extract.patterns import (
     names_occupation,
 )
 from cognimem.ingest.extract.state_phrases import STATE_BE, STATE_DID, STATE_MORE, STATE_SUBJECT
+from cognimem.ingest.extract.wanted_things import wants_a_character
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
 from cognimem.text.tokens import tokens
@@ -410,6 +411,8 @@ class ConstraintReader(Collector):
         rest = phrases.clean(_DANGLING.sub("", _OBJ_TAIL.sub("", said)))
         topic = m.group("topic")
         if not rest or phrases.points(rest) or _JUST_AMOUNT.fullmatch(rest):
+            return False
+        if wants_a_character(rest):  # "I'd love to be someone who reads more"
             return False
         tags = scope_tags(f"{topic} {rest}" if topic else rest)
         if topic and (becoming := TRAINING_TO_BECOME.search(m.group(0))):

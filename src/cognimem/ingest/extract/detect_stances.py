@@ -52,7 +52,7 @@ from cognimem.ingest.extract.patterns import (
 )
 from cognimem.ingest.extract.quips import is_quip
 from cognimem.ingest.extract.vocabulary import NUMBER_WORDS
-from cognimem.ingest.extract.wanted_things import wants_a_thing
+from cognimem.ingest.extract.wanted_things import wants_a_character, wants_a_thing
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
 
@@ -450,7 +450,8 @@ class StanceReader(Collector):
             # "I'd rather not go out tonight": one evening, no value (the collector)
             return None if _PAST_VALUE.search(text) else Cat.VALUE
         if _GOAL.search(text):
-            return None if wants_a_thing(text) else Cat.GOAL  # "I want a Tesla": no goal
+            # "I want a Tesla", "I'd love to be the kind of person who ...": no goal
+            return None if wants_a_thing(text) or wants_a_character(text) else Cat.GOAL
         now = (
             _STATE_NOW.search(text)
             and _NOUN_PREDICATE.search(text) is None
