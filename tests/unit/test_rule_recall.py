@@ -29,6 +29,18 @@ def test_a_promotion_names_the_new_job() -> None:
     )
 
 
+def test_a_promotion_to_a_named_job_is_the_job_alone() -> None:
+    # the new job says it: no "got_promoted" event beside it
+    assert facts("I got promoted to shift supervisor.") == [
+        ("user", "occupation", "job", "shift supervisor")
+    ]
+    assert facts("My cousin Mira is a chef.", "She just got promoted to sous chef.") == [
+        ("Mira", "occupation", "job", "sous chef")
+    ]
+    # with no job named, the promotion is the event
+    assert facts("I finally got promoted!") == [("user", "event", "got_promoted", "promoted")]
+
+
 def test_working_for_an_employer_with_another_verb() -> None:
     assert facts("I drive for Lyft.") == [("user", "occupation", "employer", "Lyft")]
     assert ("Omar", "occupation", "employer", "Emirates") in facts(

@@ -13,6 +13,7 @@ from cognimem.ingest.extract.clauses import Clause
 from cognimem.ingest.extract.collector import Collector
 from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import NAME, NAME1, PET, PLACE, REL, TRAILING_S, gated, icase
+from cognimem.ingest.extract.work_phrases import promotion
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.tokens import PhraseIndex
@@ -95,12 +96,16 @@ class EventReader(Collector):
         m = _WENT_GERUND.search(c.text)
         if m:
             self.add(c, Cat.EVENT, "went", m.group("v").lower(), timing="start")
+        # "got promoted to head nurse": the new job is the fact (the occupation reader)
+        promoted_to_job = promotion(c.text) is not None
         m = _GOT_LIFE.search(c.text)
-        if m:
+        if m and not (promoted_to_job and m.group("v").lower() == "promoted"):
             what = m.group("v").lower()
             self.add(c, Cat.EVENT, f"got_{what}", what, timing="start")
         m = _THIRD_GOT_LIFE.search(c.text)
         who = phrases.name(m.group("who")) if m else None
+        if promoted_to_job and m and m.group("v").lower() == "promoted":
+            who = None
         if m and who and who.lower() not in {"i", "we"}:
             what = m.group("v").lower()
             self.add(c, Cat.EVENT, f"got_{what}", what, timing="start", subject=who)

@@ -34,13 +34,13 @@ from cognimem.ingest.extract.work_phrases import (
     MY_JOB,
     MY_JOB_ENDED,
     MY_JOB_HOLDS,
-    PROMOTED_TO,
     RUN_A,
     STILL_AT,
     TEACH,
     WORK_AT,
     WORK_AT_PLACE,
     is_home_role,
+    promotion,
     talks_of_school,
 )
 from cognimem.models.knowledge import EntityType as ET
@@ -151,11 +151,10 @@ class OccupationReader(Collector):
         if m:
             job = f"{m.group('verb').lower()} a {m.group('v').lower()}"
             self.add(c, Cat.OCCUPATION, "job", job, confidence=0.75)
-        m = PROMOTED_TO.search(c.text)
-        if m and phrases.clean(m.group("v")):
+        if (promoted := promotion(c.text)) is not None:
+            m, job = promoted
             named = phrases.name(m.group("who") or "") or "user"
             holder = "user" if named.lower() in {"i", "we"} else named
-            job = phrases.clean(m.group("v"))
             self.add(c, Cat.OCCUPATION, "job", job, timing="start", subject=holder)
         if _RETIRED.search(c.text):
             self.add(c, Cat.OCCUPATION, "job", "retired", timing="start")

@@ -4,6 +4,9 @@ read by :class:`~cognimem.ingest.extract.detect_occupation.OccupationReader`."""
 
 from __future__ import annotations
 
+import re
+
+from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.lexicon import alternation
 from cognimem.ingest.extract.patterns import JOB, JOB_PHRASE, NAME, ORG, gated, icase
@@ -27,6 +30,7 @@ __all__ = [
     "WORK_AT_PLACE",
     "WORK_TALK",
     "is_home_role",
+    "promotion",
     "talks_of_school",
     "talks_of_work",
 ]
@@ -66,6 +70,17 @@ PROMOTED_TO = gated(
     r"to\s+(?:an?\s+|the\s+)?(?P<v>[a-z][a-z -]{1,40}?)(?=\s*(?:[,.!;]|$|\b(?:at|in|on|"
     r"last|this|after|and)\b))"
 )
+
+
+def promotion(text: str) -> tuple[re.Match[str], str] | None:
+    """A promotion that names the new job ("I got promoted to head nurse"): the match
+    (its ``who`` when a name says it) and the job; the job is the fact, and the
+    promotion no event beside it."""
+    m = PROMOTED_TO.search(text)
+    job = phrases.clean(m.group("v")) if m else ""
+    return (m, job) if m and job else None
+
+
 # how or when the work is done, between the verb and the workplace: "I work nights at
 # a hospital", "I work the night shift at a warehouse", "I work in marketing at a startup"
 _SHIFT = (
