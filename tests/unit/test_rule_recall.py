@@ -154,3 +154,16 @@ def test_a_visitor_lives_where_they_visit_from() -> None:
     assert ("Ines", "location", "city", "Lisbon") in facts(
         "My cousin Ines is visiting from Lisbon."
     )
+
+
+def test_an_unnamed_workplace_before_the_job_is_no_employer() -> None:
+    assert facts("I work for a charity as a nurse.") == [("user", "occupation", "job", "nurse")]
+    assert ("Yusuf", "occupation", "employer", "startup") not in facts(
+        "My brother Yusuf works for a startup as a designer."
+    )
+    # no job read: the workplace is all that is said of the work
+    assert facts("I work at a hospital.") == [("user", "occupation", "employer", "hospital")]
+    # a named one is the employer beside the job
+    assert ("user", "occupation", "employer", "Shopify") in facts(
+        "I work for Shopify as a designer."
+    )

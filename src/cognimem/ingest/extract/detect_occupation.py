@@ -61,6 +61,8 @@ _WORK_AS = icase(
     rf"\s+freelance|'m freelancing|\s+moonlight){_WHERE_FIRST}\s*as\s+(?:an?\s+)?{_JOB_V}\b"
     rf"{_AT_ORG}"
 )
+# what follows an unnamed workplace when the job is said after it: "(a startup) as a"
+_AS_A = icase(r"(?:\s+[a-z]+){0,2}?\s+as\s+an?\s")
 _IM_A = icase(
     rf"\b(?P<verb>I'm|I was|I have been|I became|I've become|I have become)\s+(?:an?\s+)"
     rf"{_JOB_V}s?\b{_AT_ORG}"
@@ -112,8 +114,9 @@ class OccupationReader(Collector):
     school_window = False
 
     def _occupation(self, c: Clause) -> None:
+        start = len(self.facts)
         self._job(c)
-        self._employer(c)
+        self._employer(c, start)
         self._my_job(c)
         self._school(c)
         self._others_work(c)
@@ -159,7 +162,7 @@ class OccupationReader(Collector):
         if _RETIRED.search(c.text):
             self.add(c, Cat.OCCUPATION, "job", "retired", timing="start")
 
-    def _employer(self, c: Clause) -> None:
+    def _employer(self, c: Clause, start: int) -> None:
         """Where the speaker works or worked ("I work at Acme", "I quit my job at ...");
         a person named there is a colleague, not an employer."""
         m: re.Match[str] | None
@@ -206,7 +209,9 @@ class OccupationReader(Collector):
             ended = m["verb"].lower() == "was"
             self.add(c, Cat.OCCUPATION, "employer", org, holds=not ended, obj=org,
                      obj_type=kind_of(org, "workplace"))  # fmt: skip
-        elif (m := WORK_AT_PLACE.search(c.text)) is not None:
+        elif (m := WORK_AT_PLACE.search(c.text)) is not None and not self._as_a_job(
+            c, m.end(), start
+        ):
             verb = m.group("verb").lower()
             ended = verb in {"worked", "quit my job", "left my job", "lost my job", "quit"}
             self.add(
@@ -217,6 +222,14 @@ class OccupationReader(Collector):
                 holds=not ended,
                 timing="end" if ended else "start",
             )
+
+    def _as_a_job(self, c: Clause, place_end: int, start: int) -> bool:
+        """Whether the job was read from what follows an unnamed workplace ("I work for a
+        startup as a designer"): the job says the work, and "a startup" names no
+        employer beside it."""
+        return _AS_A.match(c.text[place_end:]) is not None and any(
+            f.predicate == "job" and f.category is Cat.OCCUPATION for f in self.facts[start:]
+        )
 
     def _my_job(self, c: Clause) -> None:
         """The job or employer in "my new job at Acme", "my old job at the bank" (ended),
