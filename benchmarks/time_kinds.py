@@ -149,14 +149,14 @@ async def run(
     return rows
 
 
-def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+def summarise(rows: list[dict[str, Any]], kinds: tuple[str, ...] = KINDS) -> dict[str, Any]:
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         groups[r["split"]].append(r)
         groups[r["kind"]].append(r)
         groups[f"{r['split']}/{r['kind']}"].append(r)
     out: dict[str, Any] = {}
-    for name in [*SPLITS, *KINDS, *(f"{s}/{k}" for s in SPLITS for k in KINDS)]:
+    for name in [*SPLITS, *kinds, *(f"{s}/{k}" for s in SPLITS for k in kinds)]:
         g = groups.get(name)
         if g:
             out[name] = {
