@@ -3,16 +3,19 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 from cognimem.models import MemoryItem, Scope
 from cognimem.recall.conversation.told_after import (
     NAMER_REACH,
+    bring_told_after,
     dated_after,
     namers,
     with_told_after,
 )
 from cognimem.recall.rerank import Ranked, tokens_of
+from cognimem.store.types import ItemFilter
 
 T0 = datetime(2024, 6, 1, 19, 0, tzinfo=UTC)
 OSKAR = Scope(user_id="oskar")
@@ -79,3 +82,36 @@ def test_the_turn_goes_just_below_its_namer_or_keeps_a_higher_place() -> None:
     # not admitted by the read's filters: left out
     refused = with_told_after([ranked(NAMED, 0.9)], ranked(NAMED, 0.9), DATED, lambda i: False)
     assert [r.item.id for r in refused] == ["n"]
+
+
+class _Listing:
+    """A store whose listing holds ``items`` (what ``turns_after`` asks of a store)."""
+
+    def __init__(self, items: list[MemoryItem]) -> None:
+        self.items = items
+
+    async def list_items(self, flt: ItemFilter, text: object, limit: int) -> list[MemoryItem]:
+        assert flt.since is not None and flt.until is not None
+        return [i for i in self.items if flt.since <= i.occurred_at <= flt.until][:limit]
+
+
+STALL = item("s", "I opened a bread stall at the market.", "Oskar", 100)
+SHOP = item("sq", "Where?", "Leila", 101)
+STALL_DATED = item("sd", "It opened on the first of March.", "Oskar", 102, dated=True)
+
+
+def test_an_events_question_brings_the_dated_turn_after_each_namer() -> None:
+    store = _Listing([NAMED, ASKED, DATED, STALL, SHOP, STALL_DATED])
+    order = [ranked(NAMED, 0.9), ranked(STALL, 0.8)]
+    flt = ItemFilter(scope=OSKAR)
+    # which came first: every event's dated turn is wanted
+    out = asyncio.run(
+        bring_told_after(store, order, "Which came first, the oven or the stall?", flt)  # type: ignore[arg-type]
+    )
+    assert [r.item.id for r in out] == ["n", "d", "s", "sd"]
+    # a "when" question brings the best-ranked namer's alone
+    when = asyncio.run(bring_told_after(store, order, "When did the oven arrive?", flt))  # type: ignore[arg-type]
+    assert [r.item.id for r in when] == ["n", "d", "s"]
+    # a question that neither asks when nor counts or orders brings none
+    other = asyncio.run(bring_told_after(store, order, "What oven do I have?", flt))  # type: ignore[arg-type]
+    assert [r.item.id for r in other] == ["n", "s"]

@@ -13,7 +13,8 @@ something (``told_before.states``) and do not themselves take a thing up by a pr
 the buying) bring in the first of
 the two turns said after them in the same scope, within ``ANSWER_GAP``, by the same
 speaker, that dates what it tells of and takes a thing up by a pronoun
-(``told_before.takes_up``). Only the best-ranked such item brings its turn, placed just
+(``told_before.takes_up``). Only the best-ranked such item brings its turn (for a question that counts or
+orders events, each of them does: every event's turn is wanted), placed just
 below it (signal ``told_after``; kept as evidence through it, ``evidence.py``); a turn
 ranked above it already keeps its place and gets the signal. One store listing per
 candidate, for a read that asks when.
@@ -26,7 +27,7 @@ from collections.abc import Callable, Sequence
 
 from cognimem.models import MemoryItem
 from cognimem.models.directory import ItemText
-from cognimem.recall.analyze import asks_when
+from cognimem.recall.analyze import asks_when, event_question
 from cognimem.recall.collect import admits
 from cognimem.recall.conversation.evidence import TOLD_AFTER
 from cognimem.recall.conversation.pairs import ANSWER_GAP
@@ -108,13 +109,19 @@ async def bring_told_after(
     store: Store, ranked: list[Ranked], query: str, flt: ItemFilter
 ) -> list[Ranked]:
     """``ranked`` with the dated turn after its best-ranked namer (``with_told_after``),
-    the read's filter ``flt`` applied, when ``query`` asks when; else as it is."""
-    if not ranked or not asks_when(query):
+    the read's filter ``flt`` applied, when ``query`` asks when; with the dated turn
+    after each namer when it counts or orders events (``event_question``: every event
+    of the kind is wanted, "which came first, the stall or the sewing machine?"); else
+    as it is."""
+    every = event_question(query) is not None
+    if not ranked or not (every or asks_when(query)):
         return ranked
     candidates = namers(ranked)
     found = await asyncio.gather(*(turns_after(store, r.item) for r in candidates))
     for namer, after in zip(candidates, found, strict=True):
         turn = dated_after(namer.item, after)
         if turn is not None:
-            return with_told_after(ranked, namer, turn, lambda item: admits(flt, item))
+            ranked = with_told_after(ranked, namer, turn, lambda item: admits(flt, item))
+            if not every:
+                return ranked
     return ranked
