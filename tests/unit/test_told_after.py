@@ -91,7 +91,8 @@ class _Listing:
         self.items = items
 
     async def list_items(self, flt: ItemFilter, text: object, limit: int) -> list[MemoryItem]:
-        assert flt.since is not None and flt.until is not None
+        assert flt.since is not None
+        assert flt.until is not None
         return [i for i in self.items if flt.since <= i.occurred_at <= flt.until][:limit]
 
 

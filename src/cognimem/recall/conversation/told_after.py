@@ -13,11 +13,11 @@ something (``told_before.states``) and do not themselves take a thing up by a pr
 the buying) bring in the first of
 the two turns said after them in the same scope, within ``ANSWER_GAP``, by the same
 speaker, that dates what it tells of and takes a thing up by a pronoun
-(``told_before.takes_up``). Only the best-ranked such item brings its turn (for a question that counts or
-orders events, each of them does: every event's turn is wanted), placed just
-below it (signal ``told_after``; kept as evidence through it, ``evidence.py``); a turn
-ranked above it already keeps its place and gets the signal. One store listing per
-candidate, for a read that asks when.
+(``told_before.takes_up``). Only the best-ranked such item brings its turn (for a
+question that counts or orders events, each of them does: every event's turn is
+wanted), placed just below it (signal ``told_after``; kept as evidence through it,
+``evidence.py``); a turn ranked above it already keeps its place and gets the signal.
+One store listing per candidate, for a read that asks when or counts or orders events.
 """
 
 from __future__ import annotations
