@@ -30,30 +30,14 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
-from _machine import describe, provenance
-from time_kinds import PADDING, SPLITS, run, summarise
+from _machine import describe
+from time_kinds import PADDING, SPLITS, render, run, summarise
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data" / "temporal_questions.jsonl"
 KINDS = ("duration_start", "told_event", "pronoun", "count_order", "plan", "when")
-
-
-def render(result: dict[str, Any]) -> str:
-    lines = [
-        "# Time questions in other styles (`benchmarks/temporal_questions.py`)",
-        "",
-        *provenance(result["command"], result["machine"]),
-        "",
-        "| rows | questions | frac@10 | hit@10 |",
-        "|---|---|---|---|",
-    ]
-    for name, s in result["summary"].items():
-        lines.append(f"| {name} | {s['questions']} | {s['frac@10']} | {s['hit@10']} |")
-    lines += ["", "Not fully answered (evidence turns missing from the top ten):", ""]
-    lines += [f"- {r['id']} ({r['kind']}): {', '.join(r['missing'])}" for r in result["missed"]]
-    return "\n".join(lines) + "\n"
+TITLE = "# Time questions in other styles (`benchmarks/temporal_questions.py`)"
 
 
 def main() -> None:
@@ -77,8 +61,8 @@ def main() -> None:
         args.out.mkdir(parents=True, exist_ok=True)
         stem = "temporal_questions" if args.split == "both" else f"temporal_questions_{args.split}"
         (args.out / f"{stem}.json").write_text(json.dumps(result, indent=2) + "\n")
-        (args.out / f"{stem}.md").write_text(render(result))
-    sys.stdout.write(render(result))
+        (args.out / f"{stem}.md").write_text(render(result, TITLE))
+    sys.stdout.write(render(result, TITLE))
 
 
 if __name__ == "__main__":

@@ -167,9 +167,10 @@ def summarise(rows: list[dict[str, Any]], kinds: tuple[str, ...] = KINDS) -> dic
     return out
 
 
-def render(result: dict[str, Any]) -> str:
+def render(result: dict[str, Any], title: str | None = None) -> str:
+    """The Markdown report of ``result``, under ``title`` (default: this benchmark's)."""
     lines = [
-        f"# Time questions of five kinds (`benchmarks/time_kinds.py`, `{result['data']}`)",
+        title or f"# Time questions of five kinds (`benchmarks/time_kinds.py`, `{result['data']}`)",
         "",
         *provenance(result["command"], result["machine"]),
         "",
