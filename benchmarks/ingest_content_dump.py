@@ -121,7 +121,7 @@ def main() -> None:
     parser = message_arguments(__doc__, messages=400, batch=200)
     parser.add_argument("--backend", choices=["postgresql", "sqlite"], default="postgresql")
     args = parser.parse_args()
-    by_user = messages(args.path, args.messages)
+    by_user = messages(args.path, args.messages, args.restated)
     with tempfile.TemporaryDirectory() as tmp:
         if args.backend == "sqlite":
             db = f"{tmp}/dump.db"

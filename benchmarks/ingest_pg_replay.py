@@ -16,9 +16,14 @@ Usage (from the repository root):
 
     python benchmarks/ingest_pg_replay.py [PATH] [--messages 400] [--batch 200]
         [--replays 5] [--top 25] [--out FILE.md] [--perf FILE] [--scalar-constants]
+        [--without trigger|hnsw|btrees[,...] ...]
 
 ``--scalar-constants`` is a diagnostic, never what cognimem sends: every ``unnest``
-insert with its batch-constant columns bound as scalars. ``--perf FILE`` records the
+insert with its batch-constant columns bound as scalars. ``--without`` is a
+diagnostic too: the replay's items table without the change-number row trigger
+(disabled), without the HNSW index (never created: the near-duplicate search then scans
+exactly), or without its btree indexes other than the primary key, to price each part
+of the items insert per row. ``--perf FILE`` records the
 first replay's backend with ``perf record -g`` (read it with ``perf report -i FILE
 --children``).
 """
@@ -169,11 +174,35 @@ def backend_ns(pid: int) -> int:
     return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0])
 
 
-async def replay(url: str, log: list[Entry], perf: Path | None = None) -> dict[str, list[float]]:
+_BTREES = ("items_scope", "items_session", "items_agent", "items_kind", "items_key")
+_WITHOUT = {
+    "trigger": ["ALTER TABLE items DISABLE TRIGGER items_change_insert"],
+    "hnsw": [],  # the log's CREATE INDEX of the HNSW index is skipped instead
+    "btrees": [f"DROP INDEX {name}" for name in (*_BTREES, "items_change_seq")],
+}
+
+
+def without_parts(log: list[Entry], parts: list[str]) -> tuple[list[Entry], list[str]]:
+    """Diagnostic: the log and the statements that take ``parts`` off the items table."""
+    if "hnsw" in parts:
+        log = [e for e in log if not e[1].startswith("CREATE INDEX IF NOT EXISTS items_embedding")]
+    unknown = set(parts) - set(_WITHOUT)
+    if unknown:
+        raise SystemExit(f"--without: no part {sorted(unknown)}; parts: {sorted(_WITHOUT)}")
+    return log, [sql for part in parts for sql in _WITHOUT[part]]
+
+
+async def replay(
+    url: str, log: list[Entry], perf: Path | None = None, setup: list[str] | None = None
+) -> dict[str, list[float]]:
     """Each statement's (calls, client CPU s, server CPU s) in one replay; with ``perf``,
-    the backend recorded by ``perf record -g`` into that file meanwhile."""
+    the backend recorded by ``perf record -g`` into that file meanwhile; ``setup`` run
+    after the migrations, before the log (not counted)."""
     store = PostgresStore.from_url(url)
     await store.open()  # the migrations; the pool's connections get the vector codec
+    async with store._connection() as conn:
+        for sql in setup or []:
+            await conn.execute(sql)
     out: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
     recorder = None
     try:
@@ -235,6 +264,24 @@ def table(runs: list[dict[str, list[float]]], top: int, n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def variant_line(
+    part: str, full: list[dict[str, list[float]]], varied: list[dict[str, list[float]]]
+) -> str:
+    """The items insert's and the whole replay's server CPU without ``part`` against the
+    full replays (medians; the replays of both were interleaved)."""
+
+    def server_ms(runs: list[dict[str, list[float]]], prefix: str) -> float:
+        return 1000 * statistics.median(
+            sum(v[2] for k, v in r.items() if k.startswith(prefix)) for r in runs
+        )
+
+    parts = []
+    for what, prefix in (("the items insert", "INSERT INTO items "), ("all", "")):
+        a, b = server_ms(full, prefix), server_ms(varied, prefix)
+        parts.append(f"{what} {a:.1f} → {b:.1f} ms ({b - a:+.1f})")
+    return f"Without {part} (server CPU, medians of {len(varied)}): " + "; ".join(parts)
+
+
 def main() -> None:
     parser = message_arguments(__doc__, messages=400, batch=200)
     parser.add_argument("--replays", type=int, default=5)
@@ -246,10 +293,17 @@ def main() -> None:
         help="diagnostic: replay the unnest inserts with batch-constant columns as scalars",
     )
     parser.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        help="diagnostic: a variant replayed without these parts of the items table, "
+        f"comma-separated, of {', '.join(sorted(_WITHOUT))} (repeatable: one variant each)",
+    )
+    parser.add_argument(
         "--perf", type=Path, default=None, help="perf record the backend of the first replay here"
     )
     args = parser.parse_args()
-    by_user = messages(args.path, args.messages)
+    by_user = messages(args.path, args.messages, args.restated)
     with tempfile.TemporaryDirectory() as tmp:
         server = start_postgres(Path(tmp) / "pg")
         try:
@@ -257,18 +311,21 @@ def main() -> None:
             log = recorder.log
             if args.scalar_constants:
                 log = [constants_as_scalars(e) for e in log]
-            runs = []
-            for i in range(args.replays):
-                server.psql(f"CREATE DATABASE replay_{i}")
-                perf = args.perf if i == 0 else None
-                runs.append(asyncio.run(replay(server.admin_dsn(f"replay_{i}"), log, perf)))
+            variants = [[], *(parts.split(",") for parts in args.without)]
+            runs: list[list[dict[str, list[float]]]] = [[] for _ in variants]
+            for i in range(args.replays):  # the variants interleaved, replay by replay
+                for v, parts in enumerate(variants):
+                    name = f"replay_{i}_{v}"
+                    server.psql(f"CREATE DATABASE {name}")
+                    perf = args.perf if i == 0 and v == 0 else None
+                    varied, setup = without_parts(log, parts)
+                    runs[v].append(asyncio.run(replay(server.admin_dsn(name), varied, perf, setup)))
         finally:
             server.destroy()
-    text = (
-        f"{recorded}\n\nReplayed, "
-        + table(runs, args.top, args.messages)
-        + f"\nload at end {os.getloadavg()[0]:.2f}\n"
-    )
+    text = f"{recorded}\n\nReplayed, " + table(runs[0], args.top, args.messages)
+    for parts, varied_runs in zip(variants[1:], runs[1:], strict=True):
+        text += f"\n{variant_line(' and '.join(parts), runs[0], varied_runs)}\n"
+    text += f"\nload at end {os.getloadavg()[0]:.2f}\n"
     print(text)
     if args.out is not None:
         args.out.write_text(text)

@@ -116,7 +116,7 @@ def main() -> None:
     args = parser.parse_args()
     patch_index(args.vector_index, args.ef_construction)
     analyzed = {"on": args.analyze_after_batch}
-    by_user = messages(args.path, args.messages)
+    by_user = messages(args.path, args.messages, args.restated)
     with tempfile.TemporaryDirectory() as tmp:
         server = start_postgres(Path(tmp) / "pg")
         try:

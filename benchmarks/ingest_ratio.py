@@ -101,16 +101,34 @@ def server_cpu(postmaster: int | None) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def messages(path: Path, total: int) -> dict[str, list[Message]]:
-    """``total`` turns of the dev set as messages, by conversation (one user each)."""
+def _message(turn: locomo.Turn, text: str, external_id: str) -> Message:
+    return Message(
+        content=text, name=turn.speaker, occurred_at=turn.occurred_at, external_id=external_id
+    )
+
+
+def messages(path: Path, total: int, restated: int = 0) -> dict[str, list[Message]]:
+    """``total`` turns of the dev set as messages, by conversation (one user each).
+
+    ``restated`` > 0: every ``restated``-th turn is said twice more in other cases
+    (other events, the same embedding under an uncased model: near-duplicates the write
+    merges), swapped right after it (into an item of the same write) and in capitals at
+    the end of its conversation (in a later batch: into a stored item)."""
     out: dict[str, list[Message]] = {}
     left = total
     for conv in locomo.load(path):
         turns = [t for session in conv.sessions for t in session if t.text.strip()][:left]
-        out[conv.sample_id] = [
-            Message(content=t.text, name=t.speaker, occurred_at=t.occurred_at, external_id=t.dia_id)
-            for t in turns
-        ]
+        said, later = [], []
+        for n, t in enumerate(turns, start=1):
+            said.append(_message(t, t.text, t.dia_id))
+            if (
+                restated
+                and n % restated == 0
+                and len({t.text, t.text.swapcase(), t.text.upper()}) == 3
+            ):
+                said.append(_message(t, t.text.swapcase(), f"{t.dia_id}:again"))
+                later.append(_message(t, t.text.upper(), f"{t.dia_id}:last"))
+        out[conv.sample_id] = said + later
         left -= len(turns)
         if left == 0:
             return out
@@ -298,6 +316,12 @@ def message_arguments(
     )
     parser.add_argument("--messages", type=int, default=messages)
     parser.add_argument("--batch", type=int, default=batch)
+    parser.add_argument(
+        "--restated",
+        type=int,
+        default=0,
+        help="every Nth turn said twice more in another case (near-duplicates to merge)",
+    )
     return parser
 
 
@@ -316,7 +340,7 @@ def main() -> None:
     args = parser.parse_args()
     backends = args.backend or ["sqlite", "postgresql"]
     machine = describe()
-    by_user = messages(args.path, args.messages)
+    by_user = messages(args.path, args.messages, args.restated)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         server = start_postgres(Path(tmp) / "pg") if "postgresql" in backends else None
