@@ -1,13 +1,14 @@
 """The write path of ``PostgresStore``'s items, run inside the caller's transaction: a
 commit's dedupe, which reproduces SQLiteStore's message-by-message semantics on top of
-one lookup for the whole batch, its inserts (one per table, ``rows.py``), merges into
-stored items, and the items an async job attaches to events already stored.
+one lookup for the whole batch, its inserts (one per table, ``rows.py``), its merges
+(into its own items as they are inserted, into stored items in one pipelined
+statement), and the items an async job attaches to events already stored.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -122,10 +123,13 @@ async def commit_batch(
     results = batch.results
     if batch.fresh:
         await conn.execute(INSERT_EVENTS, *event_columns([m for _, m in batch.fresh]))
-    await insert_items(conn, [p for _, m in batch.fresh for p in m.items])
-    for index, pending in batch.fresh:
-        item_ids = [p.item.id for p in pending.items]
-        item_ids += await merge_into(conn, pending.event, pending.merged_into)
+    merged = await insert_and_merge(
+        conn,
+        [p for _, m in batch.fresh for p in m.items],
+        [(m.event, m.merged_into) for _, m in batch.fresh],
+    )
+    for (index, pending), found in zip(batch.fresh, merged, strict=True):
+        item_ids = [p.item.id for p in pending.items] + found
         results[index] = records.stored_result(pending, item_ids)
     if batch.repeats:
         # what the database answers: every item linked to the earlier event, in order
@@ -248,23 +252,64 @@ INSERT INTO item_events (item_id, event_id) SELECT id, $2 FROM merged ON CONFLIC
 """
 
 
-async def merge_into(conn: Connection, event: Event, targets: Sequence[str]) -> list[str]:
-    """Add ``event`` (and its external id) to the provenance of existing items; returns
-    the targets that exist, in the order given."""
-    if not targets:
-        return []
-    # KEY SHARE: no one deletes them before we commit, yet updates are not blocked
-    existing = {
-        r["id"]
-        for r in await conn.fetch(
-            "SELECT id FROM items WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE",
-            list(set(targets)),
+def _fold_merges(
+    items: Sequence[PendingItem], merges: Sequence[tuple[Event, Sequence[str]]]
+) -> list[PendingItem]:
+    """``items`` with the merges into them applied before they are inserted: each
+    merged event (and its external id) joins the target's provenance as ``_MERGE``
+    would append it, in the merges' order. The caller's items are left as they are."""
+    into: dict[str, list[Event]] = {}
+    for event, targets in merges:
+        for target in targets:
+            into.setdefault(target, []).append(event)
+    out = []
+    for p in items:
+        events = into.get(p.item.id)
+        if events:
+            sources, externals = list(p.item.source_event_ids), list(p.item.external_ids)
+            for event in events:
+                if event.id not in sources:
+                    sources.append(event.id)
+                if event.external_id is not None and event.external_id not in externals:
+                    externals.append(event.external_id)
+            update = {"source_event_ids": sources, "external_ids": externals}
+            p = replace(p, item=p.item.model_copy(update=update))
+        out.append(p)
+    return out
+
+
+async def insert_and_merge(
+    conn: Connection,
+    items: Sequence[PendingItem],
+    merges: Sequence[tuple[Event, Sequence[str]]],
+) -> list[list[str]]:
+    """Insert ``items`` and add each merge's event (and its external id) to the
+    provenance of the items it repeats; returns, for each merge, its targets that
+    exist, in the order given.
+
+    A target among ``items`` takes the event in its inserted row (no second row
+    version, so no second entry in the HNSW index and the btrees); the stored targets
+    are locked in one statement and merged in one pipelined ``executemany``, in the
+    merges' order, whatever the number of messages."""
+    inserted = {p.item.id for p in items}
+    await insert_items(conn, _fold_merges(items, merges))
+    stored = sorted({t for _, targets in merges for t in targets} - inserted)
+    existing = inserted
+    if stored:
+        # KEY SHARE: no one deletes them before we commit, yet updates are not blocked
+        locked = await conn.fetch(
+            "SELECT id FROM items WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE", stored
         )
-    }
-    found = [t for t in targets if t in existing]
-    if found:
-        await conn.executemany(_MERGE, [(t, event.id, event.external_id) for t in found])
-    return found
+        existing = inserted | {r["id"] for r in locked}
+        args = [
+            (t, event.id, event.external_id)
+            for event, targets in merges
+            for t in targets
+            if t in existing and t not in inserted
+        ]
+        if args:
+            await conn.executemany(_MERGE, args)
+    return [[t for t in targets if t in existing] for _, targets in merges]
 
 
 async def attach_items(
@@ -292,15 +337,16 @@ async def attach_items(
             # applied already, or the events were erased meanwhile: deriving items from
             # them would bring them back
             return None
-    await insert_items(conn, items)
+    by_id: dict[str, Event] = {}
     if merges:
         found = await conn.fetch(
             f"SELECT {EVENT_COLUMNS} FROM events WHERE id = ANY($1::text[])", list(merges)
         )
         by_id = {r["id"]: event_from_row(r) for r in found}
-        for event_id, targets in merges.items():
-            if event_id in by_id:  # an event deleted meanwhile has nothing to merge
-                await merge_into(conn, by_id[event_id], targets)
+    # an event deleted meanwhile has nothing to merge
+    await insert_and_merge(
+        conn, items, [(by_id[e], targets) for e, targets in merges.items() if e in by_id]
+    )
     if events:
         await conn.execute("UPDATE events SET processed = true WHERE id = ANY($1::text[])", events)
     return [p.item.id for p in items]
