@@ -34,6 +34,9 @@ class Kept(Generic[T]):
     value: T
     base: int
     postings: int = 0
+    # per row, newest first, what the backend orders the rows by (SQLite's
+    # ``ScopeFacts``: recorded time and rowid), so a write's rows can be put in place
+    order: Sequence[object] = ()
 
 
 def _postings_bytes(words: Sequence[frozenset[str]], tags: Sequence[list[str]]) -> int:
@@ -59,11 +62,14 @@ def kept_rows(version: object, rows: FactRows) -> Kept[FactRows]:
     return Kept(version, rows, base, _postings_bytes(rows.words, rows.scope_tags))
 
 
-def kept_facts(version: object, facts: ScopeFacts) -> Kept[ScopeFacts]:
+def kept_facts(
+    version: object, facts: ScopeFacts, order: Sequence[object] = ()
+) -> Kept[ScopeFacts]:
     words = [p[3] for p in facts.parts]
     tags = [p[2] for p in facts.parts]
     base = sampled_bytes(facts.facts) + sampled_bytes(facts.parts) + _version_bytes(version)
-    return Kept(version, facts, base, _postings_bytes(words, tags))
+    base += sampled_bytes(order) if order else 0
+    return Kept(version, facts, base, _postings_bytes(words, tags), order)
 
 
 def kept_edges(version: object, edges: list[GraphEdge]) -> Kept[list[GraphEdge]]:

@@ -24,11 +24,11 @@ from cognimem.store import records, scored_facts
 from cognimem.store.arguments import KnowledgeView, RowsById
 from cognimem.store.by_id import KnowledgeByIds
 from cognimem.store.postgres.database import PostgresDatabase
-from cognimem.store.postgres.row_copies import RowCopies
+from cognimem.store.postgres.row_copies import Pieces, RowCopies
 from cognimem.store.postgres.rows import BY_ID, Params, decode_time
 from cognimem.store.records import user_key
 from cognimem.store.scored_facts import SCORED_FACT_COLUMNS, FactColumns
-from cognimem.store.types import FactQuery, FactRows, GraphEdge, ScopeFacts
+from cognimem.store.types import FactQuery, FactRowParts, FactRows, GraphEdge, ScopeFacts
 
 if TYPE_CHECKING:
     from asyncpg import Connection, Record
@@ -237,20 +237,32 @@ async def scope_facts(
     """The user's facts of any status, newest first, decoded; this process's copy while
     it is current (see ``RowCopies``)."""
 
-    def decode(found: list[Any]) -> ScopeFacts:
-        return ScopeFacts(
-            facts=[fact_from_row(r) for r in found],
-            parts=[scored_facts.fact_row_parts(_fact_row(r)) for r in found],
-        )
-
     return await _user_facts(
         conn,
         (tenant_id, namespace, user_id, limit),
         copies,
         live_only=False,
         columns=f"{records.FACT_COLUMNS}, embedding AS vector",
-        build=decode,
+        build=lambda found: _SCOPE_FACTS.join([_scope_fact(r) for r in found]),
+        pieces=_SCOPE_FACTS,
     )
+
+
+def _scope_fact(r: Record) -> tuple[Fact, FactRowParts]:
+    return fact_from_row(r), scored_facts.fact_row_parts(_fact_row(r))
+
+
+def _joined_facts(pieces: list[tuple[Fact, FactRowParts]]) -> ScopeFacts:
+    return ScopeFacts(facts=[p[0] for p in pieces], parts=[p[1] for p in pieces])
+
+
+# a ScopeFacts patched by the facts whose row versions changed (``RowCopies``)
+_SCOPE_FACTS: Pieces[ScopeFacts, tuple[Fact, FactRowParts]] = Pieces(
+    split=lambda known: list(zip(known.facts, known.parts, strict=True)),
+    piece=_scope_fact,
+    join=_joined_facts,
+    by_ids="FROM facts WHERE tenant_id = $1 AND id = ANY($2::text[])",
+)
 
 
 async def _user_facts(
@@ -261,10 +273,11 @@ async def _user_facts(
     live_only: bool,
     columns: str,
     build: Callable[[list[Any]], T],
+    pieces: Pieces[T, Any] | None = None,
 ) -> T:
     """``build`` over the ``columns`` of the user's facts (``key``: tenant, namespace,
     user, limit), live ones alone with ``live_only``, newest first; this process's copy
-    while it is current."""
+    while it is current, patched by the rows that changed with ``pieces``."""
     tenant_id, namespace, user_id, limit = key
     params = Params(tenant_id, namespace)
     user = _equals("user_id", user_id, params)  # so facts_user serves the scan
@@ -280,6 +293,7 @@ async def _user_facts(
         version="id || '@' || xmin::text",
         columns=columns,
         build=build,
+        pieces=pieces,
     )
 
 

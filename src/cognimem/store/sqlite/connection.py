@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
 from cognimem.errors import StoreError, StoreUnavailable
 
@@ -65,11 +65,24 @@ def translate(exc: sqlite3.Error, path: Path) -> StoreError:
     return StoreError(f"SQLite error on {path}: {text}")
 
 
+class WriteWatch(Protocol):
+    """What sees each write transaction on the writer connection: ``watch`` readies the
+    connection (inside the transaction; False: not watched this time), ``collect`` takes
+    what the transaction did just before it commits, ``committed`` gets that after."""
+
+    def watch(self, conn: sqlite3.Connection) -> bool: ...
+
+    def collect(self, conn: sqlite3.Connection) -> list[Any]: ...
+
+    def committed(self, seen: list[Any]) -> None: ...
+
+
 class Connections:
     """Owns the writer connection (one thread) and per-thread reader connections."""
 
-    def __init__(self, path: Path, readers: int = 2) -> None:
+    def __init__(self, path: Path, readers: int = 2, watch: WriteWatch | None = None) -> None:
         self.path = path
+        self._watch = watch
         self._writer_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cognimem-w")
         self._reader_pool = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="cognimem-r")
         self._local = threading.local()
@@ -116,14 +129,20 @@ class Connections:
     async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``fn`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT`` (rolled back on error)."""
 
+        watch = self._watch
+
         def tx(conn: sqlite3.Connection) -> T:
             conn.execute("BEGIN IMMEDIATE")
             try:
+                watching = watch is not None and watch.watch(conn)
                 result = fn(conn)
+                seen = watch.collect(conn) if watch is not None and watching else None
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+            if watch is not None and seen:
+                watch.committed(seen)
             return result
 
         return await self._run(self._writer_pool, tx)

@@ -22,6 +22,7 @@ from cognimem.store.fact_copies import Kept, weigh
 from cognimem.store.sqlite import lexical, vectors
 from cognimem.store.sqlite.ann import DEFAULT_MIN_ROWS, DEFAULT_RETRY_S
 from cognimem.store.sqlite.connection import Connections, connect, translate
+from cognimem.store.sqlite.fact_changes import FactChangeLog
 from cognimem.store.sqlite.migrations import migrate
 from cognimem.store.sqlite.rows import query
 from cognimem.store.types import SCOPE_FACTS_KEPT, FactRows, GraphEdge, PendingJob, ScopeFacts
@@ -64,7 +65,10 @@ class SQLiteDatabase:
         vector_index_retry_s: float = DEFAULT_RETRY_S,
     ) -> None:
         self.path = Path(path)
-        self._db = Connections(self.path, readers=readers)
+        # which facts this process's writes changed, so its copies of a scope's facts
+        # are patched rather than read whole again (fact_changes.py)
+        self._fact_changes = FactChangeLog()
+        self._db = Connections(self.path, readers=readers, watch=self._fact_changes)
         # in-process copies of scopes, capped in bytes together (cache_budget.py)
         self.cache_budget = CacheBudget(cache_max_bytes)
         # a scope of at least ``vector_index_min_rows`` embedded items is searched through

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from cognimem.models.fact_changes import LIVE_VALUES
 from cognimem.models.knowledge import (
@@ -26,10 +26,11 @@ from cognimem.store.cache_budget import BudgetSection
 from cognimem.store.fact_copies import Kept, kept_edges, kept_facts, kept_rows
 from cognimem.store.records import user_key
 from cognimem.store.scored_facts import SCORED_FACT_COLUMNS
-from cognimem.store.sqlite import rows
+from cognimem.store.sqlite import rows, scope_facts
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.knowledge_writes import fact_version
 from cognimem.store.sqlite.rows import decode_time, query
+from cognimem.store.sqlite.scope_facts import ScopeRead
 from cognimem.store.sqlite.scopes import owners_in
 from cognimem.store.types import FactQuery, FactRows, GraphEdge, ScopeFacts
 
@@ -50,16 +51,6 @@ def fact_versions(
     ).fetchall()
     versions = {(n, u): int(v) for n, u, v in found}
     return {owner: versions.get(owner, 0) for owner in owners}
-
-
-class ScopeRead(NamedTuple):
-    """A scope's newest ``limit`` rows, as the reads that keep a copy per scope ask for
-    them (``fact_rows``, ``scope_facts``, ``graph_edges``) and key that copy by."""
-
-    tenant_id: str
-    namespace: str
-    user_id: str | None
-    limit: int
 
 
 # a fact's row as a read scores it (``scored_facts.FactColumns``), in its columns' order
@@ -271,25 +262,29 @@ class SQLiteKnowledge(SQLiteDatabase, KnowledgeByIds):
         return await self._db.read(lambda conn: self._scope_facts_in(conn, asked))
 
     def _scope_facts_in(self, conn: sqlite3.Connection, asked: ScopeRead) -> ScopeFacts:
-        """``scope_facts`` on a reader connection, kept as ``fact_rows_in`` keeps its rows."""
-
-        def load() -> ScopeFacts:
-            found = query(
-                conn,
-                f"SELECT {records.FACT_COLUMNS}, embedding FROM facts"
-                " WHERE tenant_id = ? AND namespace = ? AND user_id IS ?"
-                " ORDER BY recorded_at DESC, rowid DESC LIMIT ?",
-                asked,
+        """``scope_facts`` on a reader connection: this process's copy while the scope's
+        fact version is the one it was read at; after this process's own writes, that
+        copy patched with the facts they touched (``scope_facts.patched``); else read
+        whole (``scope_facts.load``) and kept."""
+        tenant_id, namespace, user_id, limit = asked
+        user = user_key(user_id)
+        key = (tenant_id, namespace, user, limit)
+        version = fact_version(conn, tenant_id, namespace, user)
+        kept = self._scope_facts.get(key)
+        if kept is not None and kept.version == version:
+            return kept.value
+        found = None
+        if kept is not None and isinstance(kept.version, int):
+            touched = self._fact_changes.between(
+                (tenant_id, namespace, user), kept.version, version
             )
-            return ScopeFacts(
-                facts=[fact_from_row(r) for r in found],
-                parts=[
-                    scored_facts.fact_row_parts(scored_facts.scored_columns(r, r["embedding"]))
-                    for r in found
-                ],
-            )
-
-        return self._versioned(conn, self._scope_facts, asked, load, kept_facts)
+            if touched is not None:
+                found = scope_facts.patched(conn, kept, asked, touched)
+        if found is None:
+            found = scope_facts.load(conn, asked)
+        fresh = kept_facts(version, found.facts, found.order)
+        self._scope_facts.put(key, fresh, fresh.base)
+        return fresh.value
 
     def _versioned(
         self,

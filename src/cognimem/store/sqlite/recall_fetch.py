@@ -15,12 +15,12 @@ from cognimem.store.sqlite.database import rows_by_ids
 from cognimem.store.sqlite.items import items_by_ids
 from cognimem.store.sqlite.knowledge import (
     FACTS,
-    ScopeRead,
     SQLiteKnowledge,
     fact_versions,
     find_aliases,
     find_conflicts,
 )
+from cognimem.store.sqlite.scope_facts import ScopeRead
 from cognimem.store.types import FactRows, GraphEdge, joined
 
 
