@@ -23,6 +23,12 @@ Usage (from the repository root; the database is built by ``read_latency.py --db
 
 ``--user`` reads another scope's user: the growth scopes (``growth.py``, LoCoMo-like
 turns) are of ``growth-user``; the questions are still ``read_latency.py``'s.
+
+With ``--write`` a conversation goes on between the reads: before each read, one message
+that states a fact (``Memory.write``, the same user; each names a new value of a few
+keys, so it adds a fact or supersedes one) is written, untimed and left out of the
+block's CPU; the read after it is the one measured. Each block also reports how many of
+its writes changed the scope's facts (its ``fact_versions`` row moved).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import asyncio
 import json
 import os
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -46,7 +53,24 @@ REFERENCE = datetime(2100, 1, 1, tzinfo=UTC)
 TIMED = " last summer"
 
 
-async def child(db: Path, warmup: int, timed: bool, user: str | None) -> None:
+# what ``--write`` says between reads: a value of one of a few keys, each time new
+_STATED = (
+    "My favourite colour is {}.", "I live in {} now.", "My sister's name is {}.",
+    "I work as a {} these days.",
+)  # fmt: skip
+_VALUES = ("teal", "Oslo", "Maren", "baker", "amber", "Lisbon", "Ingrid", "pilot", "olive")
+
+
+def _fact_version(db: Path, user: str) -> int:
+    with sqlite3.connect(db) as conn:
+        found = conn.execute(
+            "SELECT coalesce(sum(version), 0) FROM fact_versions WHERE user_key = ?",
+            (f"u:{user}",),
+        ).fetchone()
+    return int(found[0])
+
+
+async def child(db: Path, warmup: int, timed: bool, user: str | None, write: bool) -> None:
     """Read blocks on request (a line with the block's size on stdin), and answer each
     with one JSON line: the block's CPU, the bare embeddings' CPU, the reads' own."""
     from read_latency import SEED, USER, FreshQueries
@@ -72,8 +96,20 @@ async def child(db: Path, warmup: int, timed: bool, user: str | None) -> None:
             questions = [(await fresh.next() + said, await fresh.next()) for _ in range(n)]
             reads: list[float] = []
             embeds: list[float] = []
+            writes: list[float] = []
+            changed = 0
             block = time.process_time()
             for i, (read_q, embed_q) in enumerate(questions):
+                if write:
+                    said = len(writes)
+                    text = _STATED[said % len(_STATED)].format(
+                        f"{_VALUES[said % len(_VALUES)]} {said}"
+                    )
+                    before = _fact_version(db, user)
+                    cpu = time.process_time()
+                    await mem.write(text, user_id=user)
+                    writes.append(time.process_time() - cpu)
+                    changed += _fact_version(db, user) != before
                 for task in ("read", "embed") if i % 2 else ("embed", "read"):
                     cpu = time.process_time()
                     if task == "read":
@@ -82,8 +118,11 @@ async def child(db: Path, warmup: int, timed: bool, user: str | None) -> None:
                     else:
                         await cached.inner.embed([embed_q], "query")
                         embeds.append(time.process_time() - cpu)
-            total = time.process_time() - block
-            line = {"block": total, "reads": reads, "embeds": embeds, "rss_mb": rss_mb()}
+            total = time.process_time() - block - sum(writes)
+            line = {
+                "block": total, "reads": reads, "embeds": embeds, "rss_mb": rss_mb(),
+                "writes": len(writes), "writes_changing_facts": changed,
+            }  # fmt: skip
             print(json.dumps(line), flush=True)
 
 
@@ -94,7 +133,7 @@ def rss_mb() -> float:
 
 
 def start(
-    tree: Path, db: Path, warmup: int, timed: bool, user: str | None
+    tree: Path, db: Path, warmup: int, timed: bool, user: str | None, write: bool = False
 ) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": f"{tree / 'src'}{os.pathsep}{HERE}"}
     proc = subprocess.Popen(
@@ -104,6 +143,7 @@ def start(
             *("--child", "--db", str(db), "--warmup", str(warmup)),
             *(["--timed"] if timed else []),
             *(["--user", user] if user else []),
+            *(["--write"] if write else []),
         ],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -136,6 +176,9 @@ def summary(blocks: list[dict[str, Any]]) -> dict[str, float]:
         # the reads shows here
         "rss_mb_first": round(blocks[0]["rss_mb"], 1),
         "rss_mb_last": round(blocks[-1]["rss_mb"], 1),
+        "read_cpu_p95": round(sorted(reads)[int(0.95 * (n - 1))], 3),
+        "writes": sum(b.get("writes", 0) for b in blocks),
+        "writes_changing_facts": sum(b.get("writes_changing_facts", 0) for b in blocks),
     }
 
 
@@ -148,11 +191,12 @@ def main() -> None:
     p.add_argument("--warmup", type=int, default=20)
     p.add_argument("--timed", action="store_true", help="questions that name a time")
     p.add_argument("--user", help="the scope's user (default: read_latency.py's)")
+    p.add_argument("--write", action="store_true", help="a message stating a fact before each read")
     p.add_argument("--out", type=Path)
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
-        asyncio.run(child(args.db, args.warmup, args.timed, args.user))
+        asyncio.run(child(args.db, args.warmup, args.timed, args.user, args.write))
         return
     trees = [t.resolve() for t in (args.tree or [HERE.parent])]
     load_start = os.getloadavg()
@@ -162,7 +206,7 @@ def main() -> None:
         for n, tree in enumerate(trees):
             copy = Path(tmp) / f"tree{n}.db"
             shutil.copyfile(args.db, copy)
-            procs.append(start(tree, copy, args.warmup, args.timed, args.user))
+            procs.append(start(tree, copy, args.warmup, args.timed, args.user, args.write))
         for _ in range(args.blocks):
             for tree, proc in zip(trees, procs, strict=True):
                 assert proc.stdin is not None

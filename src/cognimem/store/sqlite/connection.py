@@ -132,9 +132,10 @@ class Connections:
         watch = self._watch
 
         def tx(conn: sqlite3.Connection) -> T:
+            # before the transaction, so that a rollback cannot take the watch's tables
+            watching = watch is not None and watch.watch(conn)
             conn.execute("BEGIN IMMEDIATE")
             try:
-                watching = watch is not None and watch.watch(conn)
                 result = fn(conn)
                 seen = watch.collect(conn) if watch is not None and watching else None
             except BaseException:
