@@ -19,16 +19,18 @@ Usage (from the repository root; the database is built by ``read_latency.py --db
 ``read_profile.py --db``):
 
     python benchmarks/read_cpu.py --db PATH [--tree . [--tree ../other]]
-        [--blocks 8] [--block 25] [--warmup 20] [--timed] [--user ID] [--out FILE.json]
+        [--blocks 8] [--block 25] [--warmup 20] [--timed] [--write] [--user ID]
+        [--out FILE.json]
 
 ``--user`` reads another scope's user: the growth scopes (``growth.py``, LoCoMo-like
 turns) are of ``growth-user``; the questions are still ``read_latency.py``'s.
 
 With ``--write`` a conversation goes on between the reads: before each read, one message
-that states a fact (``Memory.write``, the same user; each names a new value of a few
-keys, so it adds a fact or supersedes one) is written, untimed and left out of the
-block's CPU; the read after it is the one measured. Each block also reports how many of
-its writes changed the scope's facts (its ``fact_versions`` row moved).
+that states a fact (``Memory.write``, the same user, an hour after the one before; each
+names a value of one of a few keys, so it adds a fact or supersedes one) is written,
+untimed and left out of the block's CPU; the read after it is the one measured. Each
+block also reports how many of its writes changed the scope's facts (its
+``fact_versions`` row moved).
 """
 
 from __future__ import annotations
@@ -44,21 +46,30 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = datetime(2100, 1, 1, tzinfo=UTC)
 TIMED = " last summer"
+SAID_FROM = datetime(2030, 1, 1, tzinfo=UTC)  # when ``--write``'s first message is said
 
 
-# what ``--write`` says between reads: a value of one of a few keys, each time new
+# what ``--write`` says between reads: a new value of one of a few keys each time
+# (a value the extraction takes for that key: a colour, a city, a job, a name)
 _STATED = (
-    "My favourite colour is {}.", "I live in {} now.", "My sister's name is {}.",
-    "I work as a {} these days.",
-)  # fmt: skip
-_VALUES = ("teal", "Oslo", "Maren", "baker", "amber", "Lisbon", "Ingrid", "pilot", "olive")
+    ("My favourite colour is {}.", ("teal", "amber", "olive", "crimson", "navy", "ochre")),
+    ("I live in {} now.", ("Oslo", "Lisbon", "Rome", "Vienna", "Dublin", "Prague", "Madrid")),
+    ("I work as a {} these days.", ("baker", "pilot", "nurse", "plumber", "teacher", "tailor")),
+    ("My dog is called {}.", ("Rex", "Bo", "Milo", "Luna", "Pip", "Otto", "Nell")),
+)
+
+
+def _stated(n: int) -> str:
+    """The ``n``-th message ``--write`` writes."""
+    template, values = _STATED[n % len(_STATED)]
+    return template.format(values[n // len(_STATED) % len(values)])
 
 
 def _fact_version(db: Path, user: str) -> int:
@@ -90,6 +101,7 @@ async def child(db: Path, warmup: int, timed: bool, user: str | None, write: boo
             await mem.read(question, user_id=user, limit=10, reference_time=REFERENCE)
             await cached.inner.embed([await fresh.next()], "query")
         wait_for_index(mem)
+        said_before = 0  # messages ``--write`` wrote in earlier blocks
         print("ready", flush=True)
         for line in sys.stdin:
             n = int(line)
@@ -100,16 +112,15 @@ async def child(db: Path, warmup: int, timed: bool, user: str | None, write: boo
             changed = 0
             block = time.process_time()
             for i, (read_q, embed_q) in enumerate(questions):
-                if write:
-                    said = len(writes)
-                    text = _STATED[said % len(_STATED)].format(
-                        f"{_VALUES[said % len(_VALUES)]} {said}"
-                    )
-                    before = _fact_version(db, user)
+                if write:  # untimed, with the check whether it changed the facts
                     cpu = time.process_time()
-                    await mem.write(text, user_id=user)
-                    writes.append(time.process_time() - cpu)
+                    before = _fact_version(db, user)
+                    n_said = said_before + len(writes)
+                    # an hour apart: a value said again is not a duplicate message
+                    said_at = SAID_FROM + timedelta(hours=n_said)
+                    await mem.write(_stated(n_said), user_id=user, occurred_at=said_at)
                     changed += _fact_version(db, user) != before
+                    writes.append(time.process_time() - cpu)
                 for task in ("read", "embed") if i % 2 else ("embed", "read"):
                     cpu = time.process_time()
                     if task == "read":
@@ -123,6 +134,7 @@ async def child(db: Path, warmup: int, timed: bool, user: str | None, write: boo
                 "block": total, "reads": reads, "embeds": embeds, "rss_mb": rss_mb(),
                 "writes": len(writes), "writes_changing_facts": changed,
             }  # fmt: skip
+            said_before += len(writes)
             print(json.dumps(line), flush=True)
 
 

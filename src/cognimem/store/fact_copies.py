@@ -72,6 +72,16 @@ def kept_facts(
     return Kept(version, facts, base, _postings_bytes(words, tags), order)
 
 
+def resized(
+    kept: Kept[T], version: object, value: T, rows: int, was: int, order: Sequence[object] = ()
+) -> Kept[T]:
+    """The copy a patch made of ``kept`` (``was`` rows, now ``rows``), sized at the bytes
+    per row its sample measured: sampling thousands of decoded facts again costs more
+    than the patch (~10 ms at 2,000)."""
+    share = rows / max(1, was)
+    return Kept(version, value, round(kept.base * share), round(kept.postings * share), order)
+
+
 def kept_edges(version: object, edges: list[GraphEdge]) -> Kept[list[GraphEdge]]:
     return Kept(version, edges, sampled_bytes(edges) + _version_bytes(version))
 
@@ -94,4 +104,4 @@ def weigh(kept: Kept[T]) -> int:
     return kept.base
 
 
-__all__ = ["Kept", "kept_edges", "kept_facts", "kept_rows", "weigh"]
+__all__ = ["Kept", "kept_edges", "kept_facts", "kept_rows", "resized", "weigh"]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from cognimem.store.cache_budget import BudgetSection, CacheBudget
-from cognimem.store.fact_copies import Kept, weigh
+from cognimem.store.fact_copies import Kept, resized, weigh
 
 if TYPE_CHECKING:
     from asyncpg import Connection, Record
@@ -108,7 +108,9 @@ class RowCopies(Generic[T]):
             tenant_id = str(key[0])
             copy = await _patched(conn, kept, versions, pieces, tenant_id, columns, version)
             if copy is not None:
-                self.put(key, versions, copy)
+                was = len(cast(tuple[str, ...], kept.version))
+                patched = resized(kept, versions, copy, len(versions), was)
+                self._entries.put(key, patched, patched.base)
                 return copy
         found = await conn.fetch(f"SELECT {columns}, {version} AS version {source}", *args)
         copy = build(found)

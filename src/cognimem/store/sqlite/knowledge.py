@@ -23,7 +23,7 @@ from cognimem.store import records, scored_facts
 from cognimem.store.arguments import KnowledgeView, RowsById
 from cognimem.store.by_id import KnowledgeByIds
 from cognimem.store.cache_budget import BudgetSection
-from cognimem.store.fact_copies import Kept, kept_edges, kept_facts, kept_rows
+from cognimem.store.fact_copies import Kept, kept_edges, kept_facts, kept_rows, resized
 from cognimem.store.records import user_key
 from cognimem.store.scored_facts import SCORED_FACT_COLUMNS
 from cognimem.store.sqlite import rows, scope_facts
@@ -273,16 +273,18 @@ class SQLiteKnowledge(SQLiteDatabase, KnowledgeByIds):
         kept = self._scope_facts.get(key)
         if kept is not None and kept.version == version:
             return kept.value
-        found = None
         if kept is not None and isinstance(kept.version, int):
             touched = self._fact_changes.between(
                 (tenant_id, namespace, user), kept.version, version
             )
-            if touched is not None:
-                found = scope_facts.patched(conn, kept, asked, touched)
-        if found is None:
-            found = scope_facts.load(conn, asked)
-        fresh = kept_facts(version, found.facts, found.order)
+            found = None if touched is None else scope_facts.patched(conn, kept, asked, touched)
+            if found is not None:
+                rows, was = len(found.order), len(kept.order)
+                fresh = resized(kept, version, found.facts, rows, was, found.order)
+                self._scope_facts.put(key, fresh, fresh.base)
+                return fresh.value
+        loaded = scope_facts.load(conn, asked)
+        fresh = kept_facts(version, loaded.facts, loaded.order)
         self._scope_facts.put(key, fresh, fresh.base)
         return fresh.value
 
