@@ -147,16 +147,20 @@ def rss_mb() -> float:
 def start(
     tree: Path, db: Path, warmup: int, timed: bool, user: str | None, write: bool = False
 ) -> subprocess.Popen[str]:
+    options = [
+        *("--db", str(db), "--warmup", str(warmup)),
+        *(["--timed"] if timed else []),
+        *(["--user", user] if user else []),
+        *(["--write"] if write else []),
+    ]
+    return spawn(tree, Path(__file__).resolve(), options)
+
+
+def spawn(tree: Path, script: Path, options: list[str]) -> subprocess.Popen[str]:
+    """``script --child options`` on ``tree``'s source, once it says it is ready."""
     env = {**os.environ, "PYTHONPATH": f"{tree / 'src'}{os.pathsep}{HERE}"}
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            str(Path(__file__).resolve()),
-            *("--child", "--db", str(db), "--warmup", str(warmup)),
-            *(["--timed"] if timed else []),
-            *(["--user", user] if user else []),
-            *(["--write"] if write else []),
-        ],
+        [sys.executable, str(script), "--child", *options],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -164,7 +168,7 @@ def start(
     )
     assert proc.stdout is not None
     if proc.stdout.readline().strip() != "ready":
-        raise SystemExit(f"the reading child for {tree} did not start")
+        raise SystemExit(f"the child for {tree} did not start")
     return proc
 
 
@@ -212,34 +216,51 @@ def main() -> None:
         return
     trees = [t.resolve() for t in (args.tree or [HERE.parent])]
     load_start = os.getloadavg()
-    results: dict[str, list[dict[str, Any]]] = {str(t): [] for t in trees}
     with tempfile.TemporaryDirectory() as tmp:
         procs = []
         for n, tree in enumerate(trees):
             copy = Path(tmp) / f"tree{n}.db"
             shutil.copyfile(args.db, copy)
             procs.append(start(tree, copy, args.warmup, args.timed, args.user, args.write))
-        for _ in range(args.blocks):
-            for tree, proc in zip(trees, procs, strict=True):
-                assert proc.stdin is not None
-                assert proc.stdout is not None
-                proc.stdin.write(f"{args.block}\n")
-                proc.stdin.flush()
-                results[str(tree)].append(json.loads(proc.stdout.readline()))
-        for proc in procs:
+        results = take_turns(trees, procs, args.blocks, args.block)
+    report("read_cpu.py", load_start, {t: summary(b) for t, b in results.items()}, args.out)
+
+
+def take_turns(
+    trees: list[Path], procs: list[subprocess.Popen[str]], blocks: int, block: int
+) -> dict[str, list[Any]]:
+    """Ask each child in turn for ``blocks`` blocks of ``block`` reads; the JSON line each
+    answers, per tree. The children are closed (and must exit 0) at the end."""
+    results: dict[str, list[Any]] = {str(t): [] for t in trees}
+    for _ in range(blocks):
+        for tree, proc in zip(trees, procs, strict=True):
             assert proc.stdin is not None
-            proc.stdin.close()
-            if proc.wait() != 0:
-                raise SystemExit("a reading child failed")
+            assert proc.stdout is not None
+            proc.stdin.write(f"{block}\n")
+            proc.stdin.flush()
+            results[str(tree)].append(json.loads(proc.stdout.readline()))
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        if proc.wait() != 0:
+            raise SystemExit("a reading child failed")
+    return results
+
+
+def report(
+    script: str, load_start: tuple[float, ...], trees: dict[str, Any], out: Path | None
+) -> None:
+    """Print (and with ``out`` write) the run's JSON: its command, the load average at
+    its start and end, and each tree's summary."""
     doc = {
-        "command": "python benchmarks/read_cpu.py " + " ".join(sys.argv[1:]),
+        "command": f"python benchmarks/{script} " + " ".join(sys.argv[1:]),
         "load_average_start": [round(x, 2) for x in load_start],
         "load_average_end": [round(x, 2) for x in os.getloadavg()],
-        "trees": {t: summary(b) for t, b in results.items()},
+        "trees": trees,
     }
     print(json.dumps(doc, indent=2))
-    if args.out:
-        args.out.write_text(json.dumps(doc, indent=2) + "\n")
+    if out:
+        out.write_text(json.dumps(doc, indent=2) + "\n")
 
 
 if __name__ == "__main__":

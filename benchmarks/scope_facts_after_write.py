@@ -34,24 +34,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from read_cpu import report, spawn, take_turns
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
-WORDS = [
-    "tea",
-    "coffee",
-    "jazz",
-    "rock",
-    "oslo",
-    "rome",
-    "baker",
-    "pilot",
-    "teal",
-    "amber",
-    "rex",
-    "luna",
-]
+WORDS = ("tea", "coffee", "jazz", "rock", "oslo", "rome", "baker", "pilot", "teal", "amber")
 
 
 def _fact(rng: random.Random, n: int, status: str = "active") -> Any:
@@ -120,19 +108,7 @@ async def child(url: str, facts: int) -> None:
 
 
 def start(tree: Path, url: str, facts: int) -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONPATH": f"{tree / 'src'}{os.pathsep}{HERE}"}
-    command = [sys.executable, str(Path(__file__).resolve()), "--child", "--url", url]
-    proc = subprocess.Popen(
-        [*command, "--facts", str(facts)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    assert proc.stdout is not None
-    if proc.stdout.readline().strip() != "ready":
-        raise SystemExit(f"the child for {tree} did not start")
-    return proc
+    return spawn(tree, Path(__file__).resolve(), ["--url", url, "--facts", str(facts)])
 
 
 def summary(cpu: list[float]) -> dict[str, float]:
@@ -161,7 +137,6 @@ def main() -> None:
         return
     trees = [t.resolve() for t in (args.tree or [ROOT])]
     load_start = os.getloadavg()
-    results: dict[str, list[float]] = {str(t): [] for t in trees}
     with tempfile.TemporaryDirectory() as tmp:
         server = None
         if args.backend == "postgres":
@@ -178,30 +153,12 @@ def main() -> None:
                     server.psql(f"CREATE DATABASE tree{n}")
                     url = server.admin_dsn(f"tree{n}")
                 procs.append(start(tree, url, args.facts))
-            for _ in range(args.blocks):
-                for tree, proc in zip(trees, procs, strict=True):
-                    assert proc.stdin is not None
-                    assert proc.stdout is not None
-                    proc.stdin.write(f"{args.block}\n")
-                    proc.stdin.flush()
-                    results[str(tree)] += json.loads(proc.stdout.readline())
-            for proc in procs:
-                assert proc.stdin is not None
-                proc.stdin.close()
-                if proc.wait() != 0:
-                    raise SystemExit("a child failed")
+            turns = take_turns(trees, procs, args.blocks, args.block)
         finally:
             if server is not None:
                 server.destroy()
-    doc = {
-        "command": "python benchmarks/scope_facts_after_write.py " + " ".join(sys.argv[1:]),
-        "load_average_start": [round(x, 2) for x in load_start],
-        "load_average_end": [round(x, 2) for x in os.getloadavg()],
-        "trees": {t: summary(cpu) for t, cpu in results.items()},
-    }
-    print(json.dumps(doc, indent=2))
-    if args.out:
-        args.out.write_text(json.dumps(doc, indent=2) + "\n")
+    trees_cpu = {t: summary([x for b in blocks for x in b]) for t, blocks in turns.items()}
+    report("scope_facts_after_write.py", load_start, trees_cpu, args.out)
 
 
 if __name__ == "__main__":
