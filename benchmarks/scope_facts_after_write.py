@@ -3,9 +3,10 @@ interleaved, on SQLite and PostgreSQL.
 
 What it measures: a user with ``--facts`` facts (seeded texts, 384-d vectors, a third of
 them superseded), then rounds of: one fact write through ``Store.commit`` by the same
-store (every second one supersedes a live fact, the others add one), untimed, then
+store (every second one supersedes a live fact, the others add one), then
 ``scope_facts(tenant, namespace, user, 5000)`` timed as process CPU — what a read that
-names a time pays for the scope's facts after each turn of a conversation. Each
+names a time pays for the scope's facts after each turn of a conversation (the write's
+own CPU is reported beside it). Each
 ``--tree`` (a checkout's root: its ``src`` goes first on the path) runs in a child
 process of its own, on its own database, and the children take turns, a block of
 ``--block`` rounds each, so a change of load on the machine falls on every tree alike.
@@ -68,7 +69,7 @@ def _fact(rng: random.Random, n: int, status: str = "active") -> Any:
 
 async def child(url: str, facts: int) -> None:
     """Fill the store, then answer each block request (a line with its size) with one
-    JSON line: the CPU of each ``scope_facts`` after a write."""
+    JSON line: the CPU of each write (``commit``) and of each ``scope_facts`` after it."""
     from cognimem.models.knowledge import FactStatus
     from cognimem.store import open_store
     from cognimem.store.types import FactUpdate, Knowledge
@@ -86,6 +87,7 @@ async def child(url: str, facts: int) -> None:
         print("ready", flush=True)
         for line in sys.stdin:
             cpu: list[float] = []
+            wrote: list[float] = []
             for i in range(int(line)):
                 if i % 2 and live:
                     old = live.pop(rng.randrange(len(live)))
@@ -98,11 +100,13 @@ async def child(url: str, facts: int) -> None:
                     n += 1
                     live.append(new.fact)
                     change = Knowledge(facts=[new])
+                started = time.process_time()
                 await store.commit([], 300.0, change)
+                wrote.append(time.process_time() - started)
                 started = time.process_time()
                 await store.scope_facts("t1", "default", "bench", 5_000)
                 cpu.append(time.process_time() - started)
-            print(json.dumps(cpu), flush=True)
+            print(json.dumps({"read": cpu, "write": wrote}), flush=True)
     finally:
         await store.close()
 
@@ -114,7 +118,7 @@ def start(tree: Path, url: str, facts: int) -> subprocess.Popen[str]:
 def summary(cpu: list[float]) -> dict[str, float]:
     ms = sorted(x * 1000 for x in cpu)
     return {
-        "reads": len(ms),
+        "calls": len(ms),
         "cpu_p50_ms": round(statistics.median(ms), 3),
         "cpu_p95_ms": round(ms[int(0.95 * (len(ms) - 1))], 3),
         "cpu_mean_ms": round(sum(ms) / len(ms), 3),
@@ -157,7 +161,13 @@ def main() -> None:
         finally:
             if server is not None:
                 server.destroy()
-    trees_cpu = {t: summary([x for b in blocks for x in b]) for t, blocks in turns.items()}
+    trees_cpu = {
+        t: {
+            "scope_facts": summary([x for b in blocks for x in b["read"]]),
+            "commit": summary([x for b in blocks for x in b["write"]]),
+        }
+        for t, blocks in turns.items()
+    }
     report("scope_facts_after_write.py", load_start, trees_cpu, args.out)
 
 

@@ -8,7 +8,9 @@ edges (a list of ``GraphEdge``), each while the rows it was built from are curre
 of the vector and lexical copies. A :class:`Kept` is one such copy with what it was
 built from and its bytes: measured from a sample of its objects when it is kept, plus
 what it builds later on first use (a ``FactRows``' postings, a ``ScopeFacts``' picked
-subsets with theirs), counted by :func:`weigh` when the copy is next taken.
+subsets with theirs), counted by :func:`weigh` when the copy is next taken. A copy
+patched after a write (``ScopeFacts``: ``sqlite/scope_facts.py``, PostgreSQL's
+``RowCopies``) keeps the bytes per row of the copy it patched (:func:`resized`).
 """
 
 from __future__ import annotations
