@@ -67,8 +67,9 @@ def translate(exc: sqlite3.Error, path: Path) -> StoreError:
 
 class WriteWatch(Protocol):
     """What sees each write transaction on the writer connection: ``watch`` readies the
-    connection (inside the transaction; False: not watched this time), ``collect`` takes
-    what the transaction did just before it commits, ``committed`` gets that after."""
+    connection just before the transaction (False: not watched this time), ``collect``
+    takes what the transaction did just before it commits (a rollback takes it too),
+    ``committed`` gets that after the commit (``store/sqlite/fact_changes.py``)."""
 
     def watch(self, conn: sqlite3.Connection) -> bool: ...
 
