@@ -134,7 +134,14 @@ class Collector:
             return  # "a great cook" grades the speaker, it names no job
         if category in CONSTRAINT_CATEGORIES:  # a request for tonight, a habit in the past
             # "I have a cold right now", "saving for a trip next year" stay
-            moment = in_the_moment(c.said, value, kind=category, times=c.times, reference=self.ref)
+            moment = in_the_moment(
+                c.said,
+                value,
+                kind=category,
+                times=c.times,
+                reference=self.ref,
+                sentence=c.evidence,
+            )
             if moment or is_request_for_one_occasion(c.evidence):
                 return
             holds = holds and not past_habit(c.said)

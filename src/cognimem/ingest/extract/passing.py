@@ -40,6 +40,13 @@ occasion. A careful reader keeps no standing constraint from either.
 - a wish of the moment turned down: "I don't feel like ...", "I'm not in the mood for
   ...", "I'm not up for ..." (not with "never" or a habit: "I'm never in the mood for
   curry");
+- a one-off in the words of a stance (:mod:`.one_off_forms`): a bad feeling (VADER) or a
+  mood (WordNet) said of one day or occasion, in its clause or its sentence ("I'm
+  miserable today", "I'd rather not cook tonight, I'm exhausted") or with a reason in
+  the past ("I'm stressed because the builder cancelled"); a choice among the options
+  offered now ("I'd rather the morning appointment", "... out of those two"); the
+  refusal of an excuse for one event ("I can't make the bake sale because I'm
+  working"; the reason's own clause is left to the other readers);
 - a stance for one date, read from the clause's time expressions (resolved by
   :func:`cognimem.text.temporal.find_times` against the message's time): a time dated
   from today (:func:`cognimem.text.told.told_from_today`) of a week or less ("next
@@ -67,6 +74,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
+from cognimem.ingest.extract.one_off_forms import (
+    choice_offered_now,
+    excused_event,
+    feeling_of_one_event,
+    feeling_of_the_day,
+)
 from cognimem.ingest.extract.patterns import IRREGULAR_PAST, NOT_PAST_ED, icase
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import FactCategory
@@ -222,6 +235,7 @@ def in_the_moment(
     kind: FactCategory | None = None,
     times: Sequence[TimeMention] = (),
     reference: datetime | None = None,
+    sentence: str = "",
 ) -> bool:
     """Whether a stance said in ``clause`` with the object ``value`` is one in the
     moment (see the module docstring), not a standing one; ``kind`` is the fact's
@@ -229,7 +243,21 @@ def in_the_moment(
     ``reference``. A state of being, having or feeling is of the present by nature, so
     the clause's time does not count against it ("I have a cold right now", "My eyes
     are itchy today", "I broke my toe this morning"); a wish or a dislike kept as a
-    state, its whole sentence the value ("I don't want to X right now"), is a stance."""
+    state, its whole sentence the value ("I don't want to X right now"), is a stance.
+    ``sentence`` is the whole sentence the clause is part of, read for an excuse for
+    one event (:func:`.one_off_forms.excused_event`)."""
+    if choice_offered_now(clause) or feeling_of_one_event(clause):
+        return True  # "I'd rather the morning appointment", "I'm upset because it collapsed"
+    if sentence and excused_event(clause, sentence):
+        return True  # "I can't make the bake sale because I'm working"
+    if feeling_of_the_day(clause) and (
+        _NOW_SAID.search(clause) is not None
+        or _NOW_SAID.search(sentence) is not None
+        or _on_one_date(clause, times, reference)
+    ):
+        # "I'm miserable today", "I feel awful this week", and the reason of a stance
+        # for one occasion: "I'd rather not cook tonight, I'm exhausted"
+        return True
     obj = _SPEAKER_LEAD.sub("", value, count=1)
     if _PRESENT_OBJECT.search(obj) and not _REPEATS.search(clause):
         return True

@@ -4,9 +4,12 @@ with X", read by :class:`~cognimem.ingest.extract.detect_constraints.ConstraintR
 
 from __future__ import annotations
 
-from cognimem.ingest.extract.patterns import HEAD_END, icase
+import re
 
-__all__ = ["STATE_BE", "STATE_DID", "STATE_MORE", "STATE_SUBJECT"]
+from cognimem.ingest.extract.patterns import HEAD_END, icase
+from cognimem.text.noun_senses import first_class
+
+__all__ = ["STATE_BE", "STATE_DID", "STATE_MORE", "STATE_SUBJECT", "injured_body"]
 
 STATE_BE = icase(
     r"\b(?:I'm|we're)\s+(?P<v>pregnant|expecting a baby|sick(?!\s+of)|ill|injured|"
@@ -61,3 +64,22 @@ STATE_MORE = icase(
     r"^(?:[a-z]+ing(?:\s+[a-z]+){0,2}?\s+)?(?:still\s+)?(?P<hurts>(?:hurts|kills)\s+my\s+(?:knee|back|ankle|wrist|"
     r"shoulder|neck|hip|feet|leg|arm|hand|stomach|head|eyes))\b"
 )
+
+# an injury verb and the head of what it hit: "broke my favourite teapot" -> "teapot"
+_INJURED = icase(
+    r"^(?:broke|fractured|sprained|tore|twisted|hurt|injured|dislocated|pulled|strained)\s+"
+    r"my\s+(?:[a-z-]+\s+){0,2}?(?P<head>[a-z-]+)(?=\s+(?:in|on|at|while|when|playing|"
+    r"lifting|doing|during|last|this|yesterday)\b|\W*$)"
+)
+
+
+def injured_body(match: re.Match[str] | None) -> re.Match[str] | None:
+    """``match`` of :data:`STATE_DID`, unless it is an injury verb whose object is a
+    made thing by its most frequent sense in WordNet ("I broke my favourite teapot",
+    "I broke my phone"), not a part of the body ("I broke my wrist")."""
+    if match is None:
+        return None
+    hit = _INJURED.match(match.group("v"))
+    if hit is not None and first_class(hit.group("head")) == "artifact":
+        return None
+    return match
