@@ -23,9 +23,11 @@ STATE_BE = icase(
     r"(?:antibiotics|medication|meds|pills|insulin|[a-z]+ medication)[^,;]*|"
     r"(?:\d+|a few|two|three|four|five|six|seven|eight|nine) (?:weeks|months) pregnant)"
 )
+# a verb of injury, said of the speaker's body: "I broke my wrist"
+_INJURY = r"(?:broke|fractured|sprained|tore|twisted|hurt|injured|dislocated|pulled|strained)"
 STATE_DID = icase(
-    r"\b(?:I|we)\s+(?P<v>(?:broke|fractured|sprained|tore|twisted|hurt|injured|dislocated|"
-    r"pulled|strained) my [^,;]+|had (?:an? |my )?(?:surgery|operation|c-section|knee surgery|"
+    rf"\b(?:I|we)\s+(?P<v>{_INJURY} my [^,;]+|"
+    r"had (?:an? |my )?(?:surgery|operation|c-section|knee surgery|"
     r"back surgery|procedure|stroke|heart attack|concussion|miscarriage)[^,;]*|(?:was|got) "
     r"(?:just |recently )?diagnosed with [^,;]+|caught (?:a|the|covid)[^,;]*|tested positive "
     r"for [^,;]+|lost my job|got laid off|got fired|was laid off|was fired|got let go|"
@@ -67,8 +69,7 @@ STATE_MORE = icase(
 
 # an injury verb and the head of what it hit: "broke my favourite teapot" -> "teapot"
 _INJURED = icase(
-    r"^(?:broke|fractured|sprained|tore|twisted|hurt|injured|dislocated|pulled|strained)\s+"
-    r"my\s+(?:[a-z-]+\s+){0,2}?(?P<head>[a-z-]+)(?=\s+(?:in|on|at|while|when|playing|"
+    rf"^{_INJURY}\s+my\s+(?:[a-z-]+\s+){{0,2}}?(?P<head>[a-z-]+)(?=\s+(?:in|on|at|while|when|playing|"
     r"lifting|doing|during|last|this|yesterday)\b|\W*$)"
 )
 
