@@ -1,5 +1,5 @@
 """One-offs said in the words of a stance give no constraint (issue 29: no false
-constraint): a bad feeling of one day or of one event, a choice among the options
+constraint): a bad feeling of one occasion or of one event, a choice among the options
 offered now, an excuse for one event, a made thing broken. Standing statements of the
 same wording stay constraints. The sentences are new, not from
 ``constraint_moments_round4.jsonl`` or any other set."""
@@ -20,10 +20,8 @@ from tests.unit.test_passing_stances import standing as constraints
 @pytest.mark.parametrize(
     "text",
     [
-        # a bad feeling said of one day
-        "I'm miserable today.",
-        "I feel awful today.",
-        "I'm really stressed this week.",
+        # a bad feeling as the reason of a stance for one occasion
+        "I'd rather not go out tonight, I'm exhausted.",
         # a bad feeling with a reason in the past
         "I'm in a bad mood because my train was cancelled.",
         "I'm stressed because the builder cancelled on us.",
@@ -52,6 +50,7 @@ def test_a_one_off_in_the_words_of_a_stance_is_no_constraint(text: str) -> None:
         ("I can't eat wheat because I'm coeliac.", "wheat"),
         ("I can't do the stairs since I'm on crutches.", "stairs"),
         ("I have a sore throat today.", "sore throat"),
+        ("I'm so stressed right now.", "stressed"),  # a feeling of its own time
         ("I broke my wrist last month.", "broke my wrist"),
     ],
 )

@@ -110,6 +110,15 @@ class Collector:
             return who
         return vocab.RELATIONS[rel.lower()] if rel else None
 
+    def _one_off(self, c: Clause, category: FactCategory, value: str) -> bool:
+        """Whether a constraint read from ``c`` is a one-off, in the moment or a request
+        for one occasion ("I have a cold right now", "saving for a trip next year"
+        stay)."""
+        moment = in_the_moment(
+            c.said, value, kind=category, times=c.times, reference=self.ref, sentence=c.evidence
+        )
+        return moment or is_request_for_one_occasion(c.evidence)
+
     def add(
         self,
         c: Clause,
@@ -133,16 +142,7 @@ class Collector:
         if not value or (predicate == "job" and is_appraisal(value)):
             return  # "a great cook" grades the speaker, it names no job
         if category in CONSTRAINT_CATEGORIES:  # a request for tonight, a habit in the past
-            # "I have a cold right now", "saving for a trip next year" stay
-            moment = in_the_moment(
-                c.said,
-                value,
-                kind=category,
-                times=c.times,
-                reference=self.ref,
-                sentence=c.evidence,
-            )
-            if moment or is_request_for_one_occasion(c.evidence):
+            if self._one_off(c, category, value):
                 return
             holds = holds and not past_habit(c.said)
         holds = holds and not c.past

@@ -3,9 +3,10 @@
 - a bad feeling of the moment: the speaker being or feeling something VADER rates
   negative (:func:`cognimem.text.valence.valence`: "miserable", "stressed", "upset") or
   in a mood (a noun whose most frequent sense in WordNet is a feeling: "in a foul
-  mood"), with nothing after it but an intensifier: said of one day it is the day's
-  mood ("I'm miserable today", "I feel awful today"), said with a reason in the past it
-  is the mood one event left ("I'm upset because my cake collapsed"). Not a feeling with an
+  mood"), with nothing after it but an intensifier: given as the reason of a stance for
+  one occasion it is that occasion's ("I'd rather not cook tonight, I'm exhausted"; alone
+  it stays a state, "I'm so stressed right now"), said with a reason in the past it is
+  the mood one event left ("I'm upset because my cake collapsed"). Not a feeling with an
   object ("I'm scared of dogs because one bit me": a stance on dogs), a word VADER does
   not rate ("I'm vegetarian because ..."), nor a reason in the present ("I'm anxious
   because I have a phobia");
@@ -88,8 +89,8 @@ def _bad_feeling(m: re.Match[str]) -> bool:
 
 
 def feeling_of_the_day(clause: str) -> bool:
-    """Whether ``clause`` is the speaker's bad feeling and nothing more ("I'm miserable
-    today", "I feel awful this week"): read with the clause's time by :mod:`.passing`."""
+    """Whether ``clause`` is the speaker's bad feeling and nothing more ("I'm exhausted",
+    "I feel awful today"): read with the times of its sentence by :mod:`.passing`."""
     m = _FEELING.search(clause.strip())
     return m is not None and not _REASON.match(m.group("rest")) and _bad_feeling(m)
 

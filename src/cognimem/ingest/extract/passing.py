@@ -41,9 +41,9 @@ occasion. A careful reader keeps no standing constraint from either.
   ...", "I'm not up for ..." (not with "never" or a habit: "I'm never in the mood for
   curry");
 - a one-off in the words of a stance (:mod:`.one_off_forms`): a bad feeling (VADER) or a
-  mood (WordNet) said of one day or occasion, in its clause or its sentence ("I'm
-  miserable today", "I'd rather not cook tonight, I'm exhausted") or with a reason in
-  the past ("I'm stressed because the builder cancelled"); a choice among the options
+  mood (WordNet) given as the reason of a stance for one occasion ("I'd rather not cook
+  tonight, I'm exhausted"; "I'm so stressed right now" alone stays a state) or with a
+  reason in the past ("I'm stressed because the builder cancelled"); a choice among the options
   offered now ("I'd rather the morning appointment", "... out of those two"); the
   refusal of an excuse for one event ("I can't make the bake sale because I'm
   working"; the reason's own clause is left to the other readers);
@@ -250,13 +250,10 @@ def in_the_moment(
         return True  # "I'd rather the morning appointment", "I'm upset because it collapsed"
     if sentence and excused_event(clause, sentence):
         return True  # "I can't make the bake sale because I'm working"
-    if feeling_of_the_day(clause) and (
-        _NOW_SAID.search(clause) is not None
-        or _NOW_SAID.search(sentence) is not None
-        or _on_one_date(clause, times, reference)
-    ):
-        # "I'm miserable today", "I feel awful this week", and the reason of a stance
-        # for one occasion: "I'd rather not cook tonight, I'm exhausted"
+    if feeling_of_the_day(clause) and _NOW_SAID.search(sentence.replace(clause, " ")):
+        # the reason of a stance for one occasion said in another clause: "I'd rather not
+        # cook tonight, I'm exhausted" (a feeling of its own time stays a state: "I'm so
+        # stressed right now")
         return True
     obj = _SPEAKER_LEAD.sub("", value, count=1)
     if _PRESENT_OBJECT.search(obj) and not _REPEATS.search(clause):
