@@ -31,6 +31,16 @@ POLICY = FactCategory.POLICY
         ("Crossword puzzles are right up my alley.", "Crossword puzzles", True),
         # a rated word before the head, after "the", said to be the speaker's
         ("Paper maps are the best guide for me.", "Paper maps", True),
+        # more after the head, said to be the speaker's (round 18)
+        ("Rainy afternoons in a café are the best part of my week.",
+         "Rainy afternoons in a café", True),
+        ("Small harbour towns are my idea of a perfect weekend.", "Small harbour towns", True),
+        ("Lukewarm coffee is the saddest thing in the world for me.", "Lukewarm coffee", False),
+        ("Escape rooms are the scariest thing out there for me.", "Escape rooms", False),
+        ("Cluttered desks are a waste of space to me.", "Cluttered desks", False),
+        ("Loud ringtones are a pet hate of mine.", "Loud ringtones", False),
+        ("Hotels with thin walls are far too noisy for me.", "Hotels with thin walls", False),
+        ("Karaoke nights are a kind of torture for me.", "Karaoke nights", False),
     ],
 )  # fmt: skip
 def test_a_judged_kind_is_a_stance_on_its_whole_subject(
@@ -55,6 +65,13 @@ def test_a_judged_kind_is_a_stance_on_its_whole_subject(
         "My sister says cruises are the worst.",  # someone else's opinion
         "Are night buses the worst?",  # a question
         "Board games are a hobby of mine.",  # a word of linking inside: no judgement
+        # round 18: more after the head that is not the speaker's, or a one-off
+        "The best part of the trip was the food.",  # a past event
+        "Picnics are the best part of summer for kids.",  # for someone else
+        "My dad says index funds are his idea of a sensible investment.",  # his
+        "Is a long lunch the best part of your week?",  # a question
+        "The vet bill was the worst part of my month.",  # one bill, in the past
+        "Fresh bread is the best thing I know.",  # a clause after the head
     ],
 )
 def test_no_judged_kind(text: str) -> None:
@@ -74,3 +91,5 @@ def test_a_clause_without_a_copula_or_a_judging_word_is_not_tried() -> None:
     assert judged_hint(frozenset({"queues", "are", "the", "worst"}))
     assert judged_hint(frozenset({"queues", "are", "a", "nightmare"}))
     assert judged_hint(frozenset({"it", "is", "up", "my", "street"}))
+    assert judged_hint(frozenset({"walls", "are", "too", "thin", "for", "me"}))
+    assert judged_hint(frozenset({"queues", "are", "the", "scariest"}))  # scary

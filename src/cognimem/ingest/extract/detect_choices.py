@@ -32,7 +32,9 @@ for me", "Please avoid recommending X" ...) are read by :mod:`.stance_forms`; a 
 feeling or avoiding no list names ("I abhor X", "When I'm tired I shy away from X") by
 :mod:`.feeling_verbs`, before a framed clause is read as a habit; a kind of thing judged
 by what it is to the speaker ("X are the worst", "X is a headache for me", "X is a real
-joy for me") by :mod:`.judged_kinds`, after the plainer likes. A strong
+joy for me") by :mod:`.judged_kinds`, after the plainer likes; one judged by a noun and
+the speaker's relative clause ("X is a chore I can't stand") is put back in the usual
+order by :mod:`.judged_relatives` and read first. A strong
 like ("I adore X", :mod:`.strong_likes`) or a specified love ("I love X with Y",
 :mod:`.specified_likes`) is tried last: a choice for it, beside the preference.
 
@@ -56,6 +58,7 @@ from cognimem.ingest.extract.feeling_verbs import feeling_hint, feeling_stance
 from cognimem.ingest.extract.habit_forms import habit_stance, habitual
 from cognimem.ingest.extract.habit_verbs import PAST_WORDS, framed_verb, present_verb
 from cognimem.ingest.extract.judged_kinds import judged_hint, judged_kind
+from cognimem.ingest.extract.judged_relatives import judged_relative
 from cognimem.ingest.extract.like_forms import LIKE_WORDS, like_form
 from cognimem.ingest.extract.object_first import object_first
 from cognimem.ingest.extract.patterns import NOT_PAST_ED, ONLY_NOT_CHOICE, gated, icase
@@ -313,7 +316,9 @@ class ChoiceReader(Collector):
     def _may_choose(self, c: Clause) -> bool:
         """Whether :meth:`_choice` can read ``c``: a marker word, or a frame."""
         hinted = not c.words.isdisjoint(_HINT_WORDS) or rated_hint(c.words)
-        return self._framed(c) or hinted or feeling_hint(c.words) or judged_hint(c.words)
+        if self._framed(c) or hinted or feeling_hint(c.words) or judged_hint(c.words):
+            return True
+        return judged_relative(self._main(restore_subject(c.said))) is not None
 
     def _framed(self, c: Clause) -> bool:
         return (
@@ -322,6 +327,8 @@ class ChoiceReader(Collector):
 
     def _choice(self, c: Clause, *, moved: bool = False) -> bool:
         said = restore_subject(c.said)  # "Not a fan of X"
+        if not moved and (relative := self._judged_relative(c, said)) is not None:
+            return relative
         if not (moved or self._framed(c)):
             return self._verdict(c, said) or self._like(c, said)
         first = _said_first(said, c.words)
@@ -380,6 +387,17 @@ class ChoiceReader(Collector):
             return self._stance_fact(c, read[0], polarity=read[1], only=read[1])
         verdict_read = not moved and self._verdict(c, said)  # "X gets on my nerves"
         return verdict_read or (not self._strong(c, said) and self._like(c, said))
+
+    def _judged_relative(self, c: Clause, said: str) -> bool | None:
+        """ "X is a chore I can't stand" read as "I can't stand X" (:mod:`.judged_relatives`);
+        ``None`` when that reads nothing, or for a cleft (:func:`.verdict_forms.fronted`)."""
+        main = self._main(said)
+        if fronted(main) is not None or (back := judged_relative(main)) is None:
+            return None
+        clause = prepare_clause(back, c.evidence, self.ref)
+        before = len(self.facts)
+        read = clause is not None and self._choice(clause, moved=True)
+        return read if len(self.facts) > before else None
 
     def _main(self, said: str) -> str:
         """The sentence after the condition it opens with, if any."""
