@@ -349,8 +349,7 @@ class ChoiceReader(Collector):
         read = object_first(said, c.words)
         if read is not None:
             return self._stance_fact(c, read[0], polarity=read[1], only=read[1])
-        m = _ONLY.search(said)
-        if m:
+        if m := _ONLY.search(said):
             return self._stance_fact(c, m.group("rest"), polarity=True, only=True)
         m = _ONLY_AFTER.search(said)
         if m and not m.group("tail").strip(" ,.!").lower().startswith(("if", "when", "because")):
@@ -371,8 +370,7 @@ class ChoiceReader(Collector):
             if _LEANING.match(m["v"] or ""):  # "I gravitate toward the fridge, lol": none
                 return self._unlaughed(c, m["rest"], True)
             return self._stance_fact(c, m.group("rest"), polarity=True, compared=True)
-        m = _OBJECT_FOR.match(said)
-        if m:
+        if m := _OBJECT_FOR.match(said):
             return self._stance_fact(c, m.group("rest"), polarity=True)
         m = _BETTER_WITH.match(said) if not _BEST_WORDS.isdisjoint(c.words) else None
         if m and present_verb(m.group("verb")):
