@@ -11,6 +11,7 @@ from typing import Any
 from cognimem.config import IngestSettings
 from cognimem.domain.layer import Domains
 from cognimem.errors import InvalidInput, StaleKnowledge, StoreUnavailable
+from cognimem.ingest.batch import WriteBatch
 from cognimem.ingest.chunking import chunk_text
 from cognimem.ingest.domain_linking import DomainLinker
 from cognimem.ingest.entities import EntityResolver
@@ -43,6 +44,7 @@ from cognimem.providers.embeddings import Embedder, erase_embeddings, text_hash
 from cognimem.queue.base import JobQueue
 from cognimem.store.arguments import Attachment
 from cognimem.store.protocols import Store
+from cognimem.store.repeats import repeats_in_batch
 from cognimem.store.types import (
     Knowledge,
     PendingItem,
@@ -59,31 +61,6 @@ log = logging.getLogger(__name__)
 
 # how often a write reconciles again when a concurrent write changed the same fact key
 MAX_RECONCILE_ATTEMPTS = 4
-
-
-def _in_order(
-    known: Mapping[int, MessageResult], committed: Sequence[MessageResult], total: int
-) -> list[MessageResult]:
-    """One result per message: the known duplicates in their places, the commit's
-    results (in order) filling the rest."""
-    rest = iter(committed)
-    return [known[i] if i in known else next(rest) for i in range(total)]
-
-
-@dataclass(frozen=True)
-class _Batch:
-    """One write's messages past the dedupe: their events, the results of those an
-    earlier write stored (by index), the write's profile and the timer of its steps."""
-
-    messages: Sequence[Message]
-    events: Sequence[Event]
-    known: Mapping[int, MessageResult]
-    profile: IngestProfile
-    timer: StepTimer
-
-    def fresh(self) -> list[Event]:
-        """The events no earlier write stored."""
-        return [e for i, e in enumerate(self.events) if i not in self.known]
 
 
 class WriteFunnel:
@@ -128,8 +105,10 @@ class WriteFunnel:
             now = self._clock()
             with timer.step(GATE):
                 events = [self._event(m, scope, now) for m in messages]
-                known = await self._store.find_duplicates(events, self._window(chosen))
-            batch = _Batch(messages, events, known, chosen, timer)
+                window = self._window(chosen)
+                known = await self._store.find_duplicates(events, window)
+                repeats = repeats_in_batch(events, known, window)
+            batch = WriteBatch(messages, events, known, repeats, chosen, timer)
             try:
                 if self._queue is not None and self._settings.mode == "async":
                     result = await self._write_async(batch)
@@ -148,15 +127,15 @@ class WriteFunnel:
             return self._settings.dedupe_window_s
         return profile.dedupe_window_s
 
-    async def _write_sync(self, batch: _Batch) -> WriteResult:
-        messages, events, known = batch.messages, batch.events, batch.known
+    async def _write_sync(self, batch: WriteBatch) -> WriteResult:
+        messages, events = batch.messages, batch.events
         profile, timer, fresh = batch.profile, batch.timer, batch.fresh()
         with timer.step(GATE):
-            contexts, thread = await self._contexts(events, skip=known)
+            contexts, thread = await self._contexts(events, written=len(fresh))
             # the raw text (not the stored, already redacted one), so redactions count
             gated = []
             for i, e in enumerate(events):
-                if i in known:
+                if not batch.is_fresh(i):  # a repeat is read once, as its first copy
                     continue
                 pending, thread = self._gate(messages[i].content, e, profile, contexts[i], thread)
                 gated.append(pending)
@@ -180,20 +159,20 @@ class WriteFunnel:
                 None if knowledge.is_empty() else knowledge,
             )
         return WriteResult(
-            messages=_in_order(known, committed, len(events)),
+            messages=batch.in_order(committed),
             profile=profile.name,
             knowledge=understood.report,
             degraded=understood.degraded,
         )
 
-    async def _write_async(self, batch: _Batch) -> WriteResult:
+    async def _write_async(self, batch: WriteBatch) -> WriteResult:
         """Commit the raw events (each naming its job), queue the job for the rest of
         the funnel. A retry of a write whose events are not processed yet answers with
         their job (queued again if it was lost)."""
         assert self._queue is not None
-        events, known, profile, timer = batch.events, batch.known, batch.profile, batch.timer
+        events, profile, timer = batch.events, batch.profile, batch.timer
         fresh = batch.fresh()
-        results = [known[i] for i in range(len(events))] if not fresh else []
+        results = batch.in_order([]) if not fresh else []
         jobs: list[PendingJob] = []
         stored: set[str] = set()
         if fresh:
@@ -213,8 +192,8 @@ class WriteFunnel:
             ]
             with timer.step(STORE):
                 committed = await self._store.commit(bare, self._window(profile))
-            results = _in_order(known, committed, len(events))
-            stored = {r.event_id for r in results if r.outcome is WriteOutcome.STORED}
+            results = batch.in_order(committed)
+            stored = {r.event_id for r in committed if r.outcome is WriteOutcome.STORED}
             jobs = jobs_of([m for m in bare if m.event.id in stored])
         # duplicates of events still waiting for their items: their job will process them
         waiting = [r.event_id for r in results if r.outcome is WriteOutcome.DUPLICATE]
@@ -233,7 +212,9 @@ class WriteFunnel:
             return await self._process_now(results, jobs, profile, exc, timer)
         return WriteResult(
             messages=[
-                r.model_copy(update={"outcome": WriteOutcome.QUEUED}) if r.event_id in stored else r
+                r.model_copy(update={"outcome": WriteOutcome.QUEUED})
+                if r.outcome is WriteOutcome.STORED
+                else r
                 for r in results
             ],
             mode="async",
@@ -334,7 +315,7 @@ class WriteFunnel:
     ) -> list[PendingMessage]:
         """Stored events (a worker's job) through the gate, in order, each continuing
         the thread the one before it left."""
-        contexts, thread = await self._contexts(events, skip={})
+        contexts, thread = await self._contexts(events, written=len(events))
         gated = []
         for e, c in zip(events, contexts, strict=True):
             pending, thread = self._gate(e.content, e, profile, c, thread)
@@ -360,12 +341,11 @@ class WriteFunnel:
             metadata=message.metadata,
         )
 
-    async def _contexts(
-        self, events: Sequence[Event], skip: Mapping[int, object]
-    ) -> tuple[list[str], Thread]:
+    async def _contexts(self, events: Sequence[Event], written: int) -> tuple[list[str], Thread]:
         """For each event, the message said just before it in the same scope, and the
-        thread the first event continues (:func:`~cognimem.ingest.thread.contexts`)."""
-        if len(skip) == len(events):
+        thread the first event continues (:func:`~cognimem.ingest.thread.contexts`);
+        nothing to read when none of the events is ``written``."""
+        if not written:
             return [""] * len(events), Thread()
         return await contexts(
             self._store, events, self._settings.date_order, self._settings.context_chars

@@ -12,11 +12,10 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from cognimem.errors import Conflict, StaleKnowledge
+from cognimem.errors import StaleKnowledge
 from cognimem.models import Event, MessageResult, WriteOutcome
-from cognimem.models.clock import to_micros, to_utc
+from cognimem.models.clock import to_utc
 from cognimem.store import records
-from cognimem.store.postgres.locks import dedupe_tuple
 from cognimem.store.postgres.rows import (
     INSERT_EVENTS,
     INSERT_ITEM_EVENTS,
@@ -28,6 +27,7 @@ from cognimem.store.postgres.rows import (
     item_columns,
 )
 from cognimem.store.records import EVENT_COLUMNS, USAGE_COUNTERS
+from cognimem.store.repeats import repeats_in_batch, reused_key
 from cognimem.store.types import PendingItem, PendingMessage
 
 if TYPE_CHECKING:
@@ -71,10 +71,7 @@ class Original:
 
 def check_key(event: Event, original: Original) -> None:
     if event.idempotency_key is not None and original.content_hash != event.content_hash:
-        raise Conflict(
-            f"idempotency key {event.idempotency_key!r} was already used for other content",
-            details={"idempotency_key": event.idempotency_key, "event_id": original.event_id},
-        )
+        raise reused_key(event, original.event_id)
 
 
 def duplicate(original: Original) -> MessageResult:
@@ -118,8 +115,11 @@ async def commit_batch(
 
     ``strict``: a message that turns out to be a duplicate raises ``StaleKnowledge``
     (knowledge derived from it assumed it was new)."""
-    stored = await find_originals(conn, [m.event for m in messages], dedupe_window_s)
-    batch = _BatchSort(messages, stored, int(dedupe_window_s * 1_000_000), strict=strict)
+    events = [m.event for m in messages]
+    stored = await find_originals(conn, events, dedupe_window_s)
+    batch = _BatchSort(
+        messages, stored, repeats_in_batch(events, stored, dedupe_window_s), strict=strict
+    )
     results = batch.results
     if batch.fresh:
         await conn.execute(INSERT_EVENTS, *event_columns([m for _, m in batch.fresh]))
@@ -143,55 +143,34 @@ async def commit_batch(
 
 class _BatchSort:
     """A batch's messages sorted, in order, into the fresh ones (to write), repeats of
-    one earlier in the batch and duplicates of a stored one (their results known)."""
+    one earlier in the batch (``repeats_in_batch``) and duplicates of a stored one (their
+    results known)."""
 
     def __init__(
         self,
         messages: Sequence[PendingMessage],
         stored: dict[int, Original],
-        window: int,
+        repeated: dict[int, int],
         *,
         strict: bool,
     ) -> None:
-        self.window = window
-        self.keyed: dict[tuple[str, str], Event] = {}  # written earlier in this batch
-        self.unkeyed: dict[tuple[object, ...], list[Event]] = {}
         self.fresh: list[tuple[int, PendingMessage]] = []
         self.repeats: dict[int, Event] = {}  # index -> the event earlier in the batch it repeats
         self.results: list[MessageResult | None] = []
         for index, pending in enumerate(messages):
-            self._sort(index, pending, stored.get(index), strict=strict)
-
-    def _earlier_in_batch(self, event: Event) -> Event | None:
-        if event.idempotency_key is not None:
-            return self.keyed.get((event.scope.tenant_id, event.idempotency_key))
-        at = to_micros(event.occurred_at)
-        same = self.unkeyed.get(dedupe_tuple(event), [])
-        return next((e for e in same if abs(to_micros(e.occurred_at) - at) <= self.window), None)
-
-    def _sort(
-        self, index: int, pending: PendingMessage, original: Original | None, *, strict: bool
-    ) -> None:
-        event = pending.event
-        earlier = self._earlier_in_batch(event) if original is None else None
-        if earlier is not None:
-            original = Original(earlier.id, earlier.content_hash, [])
-        if original is not None:
-            check_key(event, original)
-            if strict:
-                raise StaleKnowledge(f"event {event.id} became a duplicate")
-            if earlier is not None:
-                self.repeats[index] = earlier  # its ids are known once the batch is written
-                self.results.append(None)
-            else:
+            original = stored.get(index)
+            if original is not None:
+                check_key(pending.event, original)
+            if (original is not None or index in repeated) and strict:
+                raise StaleKnowledge(f"event {pending.event.id} became a duplicate")
+            if original is not None:
                 self.results.append(duplicate(original))
-            return
-        self.fresh.append((index, pending))
-        self.results.append(None)
-        if event.idempotency_key is not None:
-            self.keyed[(event.scope.tenant_id, event.idempotency_key)] = event
-        else:
-            self.unkeyed.setdefault(dedupe_tuple(event), []).append(event)
+                continue
+            if index in repeated:  # its ids are known once the batch is written
+                self.repeats[index] = messages[repeated[index]].event
+            else:
+                self.fresh.append((index, pending))
+            self.results.append(None)
 
 
 async def linked_items(conn: Connection, event_ids: Sequence[str]) -> dict[str, list[str]]:

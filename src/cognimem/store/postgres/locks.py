@@ -9,18 +9,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from cognimem.models import Event
+from cognimem.store.repeats import dedupe_tuple
 
 if TYPE_CHECKING:
     from asyncpg import Connection
-
-
-def dedupe_tuple(event: Event) -> tuple[object, ...]:
-    """What makes two messages without an idempotency key the same message."""
-    s = event.scope
-    return (
-        s.tenant_id, s.namespace, s.user_id, s.agent_id, s.session_id, event.role.value,
-        event.name, event.content_hash,
-    )  # fmt: skip
 
 
 def advisory_key(*parts: object) -> int:

@@ -14,7 +14,7 @@ from itertools import starmap
 
 import numpy as np
 
-from cognimem.errors import Conflict, StaleKnowledge
+from cognimem.errors import StaleKnowledge
 from cognimem.models import Event, ItemStatus, MemoryItem, MessageResult, Scope, WriteOutcome
 from cognimem.models.admin import SessionStatus
 from cognimem.models.clock import to_micros
@@ -24,6 +24,7 @@ from cognimem.store.arguments import Attachment
 from cognimem.store.degraded import Candidates, Nearest
 from cognimem.store.reach import own_ids, reaches_organisation, shared_entries
 from cognimem.store.records import EVENT_COLUMNS
+from cognimem.store.repeats import reused_key
 from cognimem.store.sqlite import knowledge_writes, rows, vectors
 from cognimem.store.sqlite.database import SQLiteDatabase, rows_by_ids
 from cognimem.store.types import (
@@ -401,10 +402,7 @@ def _find_original(
         if row is None:
             return None
         if row[1] != event.content_hash:
-            raise Conflict(
-                f"idempotency key {event.idempotency_key!r} was already used for other content",
-                details={"idempotency_key": event.idempotency_key, "event_id": row[0]},
-            )
+            raise reused_key(event, row[0])
     else:
         window = int(dedupe_window_s * 1_000_000)
         at = to_micros(event.occurred_at)
