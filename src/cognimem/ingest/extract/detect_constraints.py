@@ -28,13 +28,7 @@ from cognimem.ingest.extract.patterns import (
     icase,
     names_occupation,
 )
-from cognimem.ingest.extract.state_phrases import (
-    STATE_BE,
-    STATE_DID,
-    STATE_MORE,
-    STATE_SUBJECT,
-    injured_body,
-)
+from cognimem.ingest.extract.state_phrases import STATE_SUBJECT, state_said
 from cognimem.ingest.extract.wanted_things import wants_a_character
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.scope_tags import scope_tags
@@ -475,11 +469,7 @@ class ConstraintReader(Collector):
         return False
 
     def _state(self, c: Clause) -> bool:
-        m = (
-            STATE_BE.search(c.text)
-            or injured_body(STATE_DID.search(c.text))
-            or STATE_MORE.search(c.text)
-        )
+        m = state_said(c.text)
         base: list[str] = ["health"]
         if m is None:
             m = STATE_SUBJECT.search(c.text)

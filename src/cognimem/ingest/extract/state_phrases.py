@@ -9,7 +9,7 @@ import re
 from cognimem.ingest.extract.patterns import HEAD_END, icase
 from cognimem.text.noun_senses import first_class
 
-__all__ = ["STATE_BE", "STATE_DID", "STATE_MORE", "STATE_SUBJECT", "injured_body"]
+__all__ = ["STATE_BE", "STATE_DID", "STATE_MORE", "STATE_SUBJECT", "injured_body", "state_said"]
 
 STATE_BE = icase(
     r"\b(?:I'm|we're)\s+(?P<v>pregnant|expecting a baby|sick(?!\s+of)|ill|injured|"
@@ -84,3 +84,10 @@ def injured_body(match: re.Match[str] | None) -> re.Match[str] | None:
     if hit is not None and first_class(hit.group("head")) == "artifact":
         return None
     return match
+
+
+def state_said(text: str) -> re.Match[str] | None:
+    """The state ``text`` says the speaker is in: being in it (:data:`STATE_BE`), a thing
+    done to the body (:data:`STATE_DID`, not to a made thing: :func:`injured_body`) or a
+    state said with more words (:data:`STATE_MORE`), first found first; None if none."""
+    return STATE_BE.search(text) or injured_body(STATE_DID.search(text)) or STATE_MORE.search(text)
