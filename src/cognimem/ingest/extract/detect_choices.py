@@ -34,8 +34,9 @@ feeling or avoiding no list names ("I abhor X", "When I'm tired I shy away from 
 by what it is to the speaker ("X are the worst", "X is a headache for me", "X is a real
 joy for me") by :mod:`.judged_kinds`, after the plainer likes; one judged by a noun and
 the speaker's relative clause ("X is a chore I can't stand") is put back in the usual
-order by :mod:`.judged_relatives` and read first. A strong
-like ("I adore X", :mod:`.strong_likes`) or a specified love ("I love X with Y",
+order by :mod:`.judged_relatives` and read first. A negated verb of weariness or giving
+up ("I never tire of X", :mod:`.unwearied`) is read as a habit (:mod:`.habit_forms`):
+for X. A strong like ("I adore X", :mod:`.strong_likes`) or a specified love ("I love X with Y",
 :mod:`.specified_likes`) is tried last: a choice for it, beside the preference.
 
 Nothing here names a topic: the markers are the verbs and idioms of liking, refusing,

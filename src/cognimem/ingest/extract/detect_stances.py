@@ -51,6 +51,7 @@ from cognimem.ingest.extract.patterns import (
     names_occupation,
 )
 from cognimem.ingest.extract.quips import is_quip
+from cognimem.ingest.extract.unwearied import unwearied
 from cognimem.ingest.extract.vocabulary import NUMBER_WORDS
 from cognimem.ingest.extract.wanted_things import wants_a_character, wants_a_thing
 from cognimem.models.knowledge import FactCategory as Cat
@@ -445,7 +446,7 @@ class StanceReader(Collector):
         ):
             return Cat.CAUSAL
         if _RULE.search(text) and not _NOT_A_RULE.search(text):
-            return Cat.POLICY
+            return None if unwearied(text) == "" else Cat.POLICY  # "I never tire": none
         if _VALUE.search(text) or (_REACTION.search(text) is None and _BOTHERS_ME.search(text)):
             # "I'd rather not go out tonight": one evening, no value (the collector)
             return None if _PAST_VALUE.search(text) else Cat.VALUE

@@ -5,6 +5,9 @@ grammar of a standing choice that names no verb of liking or refusing.
   out X", "I'll generally turn down X", "I usually give X a miss at peak times": the
   tail after "a miss" is part of the object): against X;
 - a habit of never declining ("I'd never say no to X", "I never turn down X"): for X;
+- a habit never tired of or given up ("I never tire of X", "I'll never give up X", "I
+  never skip X", :mod:`.unwearied`): for X, read before the refusals would take its
+  "never" for one; with nothing named ("I never tire") an empty object, so no stance;
 - a default choice said through the speaker's own noun of habit ("My go-to at the bar
   is always X", "My default for a quick lunch is X", "My usual order is X", "My comfort
   watch is always X"): for X, with a frame of place or purpose kept ("X at the bar");
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 from cognimem.ingest.extract.habit_verbs import NOT_HABIT_VERBS
 from cognimem.ingest.extract.patterns import gated, icase
+from cognimem.ingest.extract.unwearied import unwearied
 from cognimem.text.tokens import words
 
 __all__ = ["HABIT_WORDS", "habit_stance", "habitual"]
@@ -157,6 +161,8 @@ def habit_stance(said: str) -> tuple[str, bool] | None:
         return f"{m['rest']}{m['tail']}", False
     if m := _NEVER_DECLINE.match(said):
         return m["rest"], True
+    if (kept := unwearied(said)) is not None:  # "I never tire of X", "I never skip X"
+        return kept, True  # "" when nothing is named ("I never tire"): no stance
     if m := _DEFAULT.match(said):
         frame = _FRAME.match(m["head"])
         rest = _whole(m["rest"])
