@@ -40,6 +40,7 @@ from cognimem.queue.base import (
     taken,
 )
 from cognimem.store.sqlite.connection import Connections
+from cognimem.store.sqlite.in_lists import in_chunks
 from cognimem.store.types import INGEST_JOB, PendingJob
 
 _POLL_S = 0.05
@@ -340,11 +341,8 @@ class SqliteJobQueue(QueueBase):
                 (tenant_id,),
             ).fetchall()
             gone = [jid for jid, body in rows if of_level(json.loads(body), agent_id, namespace)]
-            for start in range(0, len(gone), 500):
-                part = gone[start : start + 500]
-                conn.execute(
-                    f"DELETE FROM queue_jobs WHERE id IN ({', '.join('?' * len(part))})", part
-                )
+            for part, marks in in_chunks(gone):
+                conn.execute(f"DELETE FROM queue_jobs WHERE id IN ({marks})", part)
             return len(gone)
 
         return await self._conns.write(tx)

@@ -26,6 +26,7 @@ from cognimem.store.arguments import (
 from cognimem.store.forgetting import Forgotten
 from cognimem.store.sqlite import forgetting, knowledge_writes, relinking, rows, scopes, usage
 from cognimem.store.sqlite.database import SQLiteDatabase
+from cognimem.store.sqlite.in_lists import in_chunks
 from cognimem.store.sqlite.knowledge import get_conflict
 from cognimem.store.types import ConsolidationWrite
 
@@ -84,11 +85,9 @@ class SQLiteEdits(SQLiteDatabase):
                     "UPDATE items SET superseded_by = ? WHERE id = ?",
                     [(new, old) for old, new in write.replaced.items()],
                 )
-            for start in range(0, len(write.consolidated), 500):
-                batch = write.consolidated[start : start + 500]
+            for batch, marks in in_chunks(write.consolidated):
                 conn.execute(
-                    f"UPDATE items SET consolidated = 1 WHERE tenant_id = ?"
-                    f" AND id IN ({', '.join('?' * len(batch))})",
+                    f"UPDATE items SET consolidated = 1 WHERE tenant_id = ? AND id IN ({marks})",
                     (write.tenant_id, *batch),
                 )
             knowledge_writes.insert_history(conn, write.history)

@@ -10,9 +10,9 @@ import numpy as np
 
 from cognimem.models.clock import to_micros
 from cognimem.store.sqlite.database import SQLiteDatabase
+from cognimem.store.sqlite.in_lists import in_chunks
 
 _MAX_PARAMS = 30_000  # SQLite >= 3.32 allows 32766 bound parameters
-_CHUNK = 500  # hashes per DELETE ... IN (...)
 
 
 class SQLiteEmbeddings(SQLiteDatabase):
@@ -60,12 +60,9 @@ class SQLiteEmbeddings(SQLiteDatabase):
 
         def tx(conn: sqlite3.Connection) -> int:
             removed = 0
-            for start in range(0, len(hashes), _CHUNK):
-                part = hashes[start : start + _CHUNK]
+            for part, marks in in_chunks(hashes):
                 removed += conn.execute(
-                    "DELETE FROM embedding_cache"
-                    f" WHERE text_hash IN ({', '.join('?' * len(part))})",
-                    tuple(part),
+                    f"DELETE FROM embedding_cache WHERE text_hash IN ({marks})", tuple(part)
                 ).rowcount
             return removed
 

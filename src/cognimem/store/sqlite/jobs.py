@@ -16,21 +16,19 @@ from datetime import datetime
 from cognimem.models.clock import to_micros
 from cognimem.store import records
 from cognimem.store.sqlite.database import SQLiteDatabase
+from cognimem.store.sqlite.in_lists import in_chunks
 from cognimem.store.sqlite.rows import query
 from cognimem.store.types import PendingJob
-
-_CHUNK = 500  # ids per IN (...) list
 
 
 def _with_members(conn: sqlite3.Connection, seeds: list[sqlite3.Row]) -> list[PendingJob]:
     keys = sorted({r["job_id"] for r in seeds if r["job_id"] is not None})
     members: list[sqlite3.Row] = []
-    for start in range(0, len(keys), _CHUNK):
-        part = keys[start : start + _CHUNK]
+    for part, marks in in_chunks(keys):
         members += query(
             conn,
             f"SELECT rowid, {records.PENDING_COLUMNS} FROM events WHERE processed = 0"
-            f" AND job_id IN ({', '.join('?' * len(part))})",
+            f" AND job_id IN ({marks})",
             part,
         )
     members.sort(key=lambda r: r["rowid"])
@@ -41,12 +39,11 @@ def pending_jobs(
     conn: sqlite3.Connection, tenant_id: str, event_ids: Sequence[str]
 ) -> list[PendingJob]:
     seeds: list[sqlite3.Row] = []
-    for start in range(0, len(event_ids), _CHUNK):
-        part = list(event_ids[start : start + _CHUNK])
+    for part, marks in in_chunks(event_ids):
         seeds += query(
             conn,
             f"SELECT rowid, {records.PENDING_COLUMNS} FROM events WHERE +tenant_id = ?"
-            f" AND id IN ({', '.join('?' * len(part))}) AND processed = 0",
+            f" AND id IN ({marks}) AND processed = 0",
             [tenant_id, *part],
         )
     seeds.sort(key=lambda r: r["rowid"])

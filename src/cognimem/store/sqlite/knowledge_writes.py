@@ -37,6 +37,7 @@ from cognimem.store.records import (
     user_key,
 )
 from cognimem.store.relinking import merged_away, named_entities
+from cognimem.store.sqlite.in_lists import in_chunks
 from cognimem.store.sqlite.rows import decode_time, encode_time, query
 from cognimem.store.types import Knowledge
 
@@ -78,9 +79,7 @@ def _check_entities(conn: sqlite3.Connection, knowledge: Knowledge) -> None:
     """Raise ``StaleKnowledge`` when an entity the write names was deleted by a merge
     back while it was made (``store/relinking.py``: ``merged_away``)."""
     named = named_entities(knowledge)
-    for start in range(0, len(named), 500):
-        part = named[start : start + 500]
-        marks = ", ".join("?" * len(part))
+    for part, marks in in_chunks(named):
         stored = {
             i for (i,) in conn.execute(f"SELECT id FROM entities WHERE id IN ({marks})", part)
         }

@@ -36,6 +36,7 @@ from cognimem.store.relinking import (
     unsilences,
 )
 from cognimem.store.sqlite import knowledge_writes
+from cognimem.store.sqlite.in_lists import in_chunks
 from cognimem.store.sqlite.rows import decode_time, fact_from_row, query, set_status
 from cognimem.text.names import normalize_name
 
@@ -76,9 +77,7 @@ def relink_summaries(
 def _entities_of(conn: sqlite3.Connection, tenant_id: str, ids: list[str]) -> dict[str, list[str]]:
     """The stored entities of the items ``ids`` (those still stored), by id."""
     out: dict[str, list[str]] = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        marks = ", ".join("?" * len(chunk))
+    for chunk, marks in in_chunks(ids):
         for item_id, entities in conn.execute(
             f"SELECT id, entities FROM items WHERE tenant_id = ? AND id IN ({marks})",
             (tenant_id, *chunk),

@@ -24,6 +24,7 @@ from cognimem.store import records, row_values
 from cognimem.store.by_id import by_id_reads
 from cognimem.store.records import EVENT_COLUMNS, ITEM_COLUMNS, USAGE_COUNTERS
 from cognimem.store.sqlite import scopes
+from cognimem.store.sqlite.in_lists import in_chunks
 from cognimem.store.types import PendingItem
 
 _from_timestamp = datetime.fromtimestamp
@@ -196,11 +197,9 @@ def count_present(conn: sqlite3.Connection, table: str, tenant_id: str, ids: Seq
     """How many of the tenant's rows ``ids`` (distinct) are in ``table``, asked 500 at a
     time to stay under SQLite's parameter limit."""
     present = 0
-    for start in range(0, len(ids), 500):
-        part = ids[start : start + 500]
+    for part, marks in in_chunks(ids):
         (n,) = conn.execute(
-            f"SELECT count(*) FROM {table} WHERE tenant_id = ? AND id IN"
-            f" ({', '.join('?' * len(part))})",
+            f"SELECT count(*) FROM {table} WHERE tenant_id = ? AND id IN ({marks})",
             (tenant_id, *part),
         ).fetchone()
         present += int(n)

@@ -22,12 +22,12 @@ from cognimem.store.records import EVENT_COLUMNS, ITEM_SELECT, ITEMS_WITH_USAGE,
 from cognimem.store.sqlite import knowledge_writes, rows
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.erasure import erase_level, erase_user
+from cognimem.store.sqlite.in_lists import in_chunks
 from cognimem.store.sqlite.procedures import INSERT_PROCEDURE
 from cognimem.store.sqlite.rows import Params, decode_time, encode_time, query
 from cognimem.store.sqlite.sessions import session_params
 from cognimem.store.types import PendingItem
 
-_CHUNK = 500  # ids per IN (...) list, far below SQLite's bound-parameter limit
 _EXPORT_PAGE = 500  # rows per read while exporting
 
 
@@ -188,9 +188,7 @@ def _alias_page(
 def held_ids(conn: sqlite3.Connection, tenant_id: str, ids: Sequence[str]) -> set[str]:
     found: set[str] = set()
     unique = list(dict.fromkeys(ids))
-    for start in range(0, len(unique), _CHUNK):
-        part = unique[start : start + _CHUNK]
-        marks = ", ".join("?" * len(part))
+    for part, marks in in_chunks(unique):
         sql = " UNION ".join(
             f"SELECT id FROM {table} WHERE tenant_id = ? AND id IN ({marks})"
             for table in transfer.ROW_TABLES
@@ -204,13 +202,9 @@ def _existing(conn: sqlite3.Connection, table: str, ids: Sequence[str]) -> set[s
     """Which ids are stored (in any tenant: ids are unique across the database)."""
     found: set[str] = set()
     unique = list(dict.fromkeys(ids))
-    for start in range(0, len(unique), _CHUNK):
-        part = unique[start : start + _CHUNK]
+    for part, marks in in_chunks(unique):
         found.update(
-            r[0]
-            for r in conn.execute(
-                f"SELECT id FROM {table} WHERE id IN ({', '.join('?' * len(part))})", part
-            )
+            r[0] for r in conn.execute(f"SELECT id FROM {table} WHERE id IN ({marks})", part)
         )
     return found
 
