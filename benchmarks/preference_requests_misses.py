@@ -27,6 +27,8 @@ entry's text again: a minute on a busy machine).
 - ``crowdfloor-Z``: each entry's crowding counted no lower than the mean of the
   user's entries' less ``Z`` standard deviations (an anti-hub is not lifted by its
   low crowding);
+- ``stancefloor-Z``: as ``crowdfloor-Z`` for the stances (policy, value) only, on the
+  mean and spread of the stances' crowding (goals, states and causes keep theirs);
 - ``closefloor-Z``: every entry, the best included, needs its closeness at least ``Z``
   standard deviations above the mean closeness of the user's live entries, or a shared
   scope tag (the evidence floor raised): an entry far from the request that leads by
@@ -279,12 +281,40 @@ def crowdfloor(z: float) -> Lever:
     return make
 
 
+_STANCES = frozenset({"policy", "value"})
+
+
+def stancefloor(z: float) -> Lever:
+    """As :func:`crowdfloor` for the stances only, the bar from the stances' own
+    crowding: in a whole conversation the goals and states are the anti-hubs the
+    floor took the lift from (``preference_requests_stages.md``); dropped too, the
+    long set's stances lose it (``preference_requests_stages_pooled.md``)."""
+
+    def make(call: Record) -> Choose:
+        def choose(profile: Profile, *inputs: Any) -> list[ProfileEntry]:
+            stance = np.array([s.fact.category.value in _STANCES for s in profile.entries])
+            crowding = np.array([s.crowding for s in profile.entries])
+            if stance.sum() < 2:
+                return profile_choose.choose(profile, *inputs)
+            bar = float(crowding[stance].mean() - z * crowding[stance].std())
+            entries = tuple(
+                replace(s, crowding=max(s.crowding, bar)) if at else s
+                for s, at in zip(profile.entries, stance, strict=True)
+            )
+            return profile_choose.choose(replace(profile, entries=entries), *inputs)
+
+        return choose
+
+    return make
+
+
 LEVERS: dict[str, Lever] = {
     "shipped": shipped,
     **{f"apart-{m}": apart(m) for m in (0.0, 0.05, 0.1)},
     **{f"nbgate-{r}": nbgate(r) for r in (1, 2, 3, 5)},
     **{f"closefloor-{z}": closefloor(z) for z in (-inf, -1.0, -0.5, 0.0)},
     **{f"crowdfloor-{z}": crowdfloor(z) for z in (0.0, 0.5, 1.0, 1.5)},
+    **{f"stancefloor-{z}": stancefloor(z) for z in (0.0, 0.5, 1.0)},
 }
 
 

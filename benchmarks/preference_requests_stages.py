@@ -18,11 +18,17 @@ The read is the benchmark's own (``preference_requests.py`` run unchanged on the
 asked, the default preset; ``profile_replay.py capture`` keeps the profile's inputs);
 a miss is a pair whose cue was in neither an item nor a section entry.
 
+``ceiling`` runs the benchmark with every user message the rule extractor drew no
+constraint fact from recorded as a rule of its whole sentence (``policy``, the
+sentence as its value): what the "not recorded" stage is worth to the read as it is,
+were the write path to record every stated preference (the nine others too).
+
 Usage (repository root; ``PYTHONPATH=src:benchmarks``; the tune half only — the check
 halves are measured by ``preference_requests.py``, never split by stage)::
 
     python benchmarks/preference_requests_stages.py DATA.jsonl [DATA.jsonl ...] \\
         [--half tune] [--json OUT.json]
+    python benchmarks/preference_requests_stages.py ceiling [preference_requests.py ARGS]
 """
 
 from __future__ import annotations
@@ -121,8 +127,40 @@ def hit(record: dict[str, Any]) -> bool:
     return any(record["cue"] in s for s in every)
 
 
+def ceiling(args: list[str]) -> None:
+    """Run ``preference_requests.py`` with ``args``, every user message with no
+    constraint fact recorded as a rule of its whole sentence (see the module)."""
+    from cognimem.ingest.extract.rules import RuleExtractor
+    from cognimem.models.extraction import ExtractedFact
+    from cognimem.models.knowledge import FactCategory
+
+    extract_one = RuleExtractor.extract_one
+
+    def recorded_whole(self: RuleExtractor, message: Any, discourse: Any = None) -> Any:
+        out = extract_one(self, message, discourse)
+        said = message.text.strip()
+        unrecorded = not any(f.category in CONSTRAINT_CATEGORIES for f in out.facts)
+        if message.role in {"user", "human"} and said and unrecorded:
+            whole = said.rstrip(".")
+            rule = FactCategory.POLICY  # multi-valued: one rule does not replace another
+            fact = ExtractedFact(category=rule, predicate="general", value=whole, multi_valued=True)
+            out.facts.append(fact)
+        return out
+
+    RuleExtractor.extract_one = recorded_whole  # type: ignore[method-assign]
+    sys.argv = [bench.__file__, *args]
+    try:
+        bench.main()
+    finally:
+        RuleExtractor.extract_one = extract_one  # type: ignore[method-assign]
+
+
 def main() -> None:
     import tempfile
+
+    if len(sys.argv) > 1 and sys.argv[1] == "ceiling":
+        ceiling(sys.argv[2:])
+        return
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("data", nargs="+", type=Path)
