@@ -27,7 +27,7 @@ Usage (repository root; ``PYTHONPATH=src:benchmarks``; the tune half only — th
 halves are measured by ``preference_requests.py``, never split by stage)::
 
     python benchmarks/preference_requests_stages.py DATA.jsonl [DATA.jsonl ...] \\
-        [--half tune] [--json OUT.json]
+        [--half tune] [--json OUT.json] [--keep DIR]
     python benchmarks/preference_requests_stages.py ceiling [preference_requests.py ARGS]
 """
 
@@ -171,10 +171,15 @@ def main() -> None:
         help="comma-separated pair ids judged 'cut or wrong object' (from the printed facts)",
     )
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--keep", type=Path, help="keep each set's capture (DATA stem .pkl) here, for replays"
+    )
     args = parser.parse_args()
     cut = {p for p in args.cut.split(",") if p}
     rows: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = str(args.keep or scratch)
+        Path(tmp).mkdir(parents=True, exist_ok=True)
         for data in args.data:
             pairs = {p.id: p for p in bench.load(data)}
             records, facts = read(data, args.half, Path(tmp))
