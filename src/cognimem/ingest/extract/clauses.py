@@ -19,7 +19,7 @@ from datetime import datetime
 
 from cognimem.ingest.extract import lexicon as lx
 from cognimem.ingest.extract.earnest import is_unmeant
-from cognimem.ingest.extract.patterns import INNER_STOP, NOT_PAST_ED, gated, icase
+from cognimem.ingest.extract.patterns import INNER_STOP, NOT_PAST_ED, NOT_WEARIED, gated, icase
 from cognimem.text.events import LOOKS_AHEAD as _AHEAD
 from cognimem.text.literals import Gated, WordGated
 from cognimem.text.sentences import inner_stops
@@ -209,10 +209,11 @@ _HEARSAY = icase(
 # lived in Seattle", "I was never a teacher"). It corrects a memory (lifecycle/revise.py
 # invalidates the fact it names) and states nothing to keep. A habit in the present ("I
 # never eat pork") is a rule and stays one; so is an experience in the perfect ("I've
-# never liked olives") unless the sentence says a memory is wrong
+# never liked olives") unless the sentence says a memory is wrong, and so is a liking
+# never wearied of ("I never tired of X")
 _NEVER_DID = (
     r"never (?:(?:actually|really|even|ever|once|officially)\s+)?"
-    rf"(?:{NOT_PAST_ED}\w+ed|had|was|were|been|said|went|did|made|got|took|met|knew|ate|drank|"
+    rf"(?:{NOT_WEARIED}{NOT_PAST_ED}\w+ed|had|was|were|been|said|went|did|made|got|took|met|knew|ate|drank|"
     r"drove|wrote|told|saw|thought|owned)\b"
 )
 _DENIAL = icase(

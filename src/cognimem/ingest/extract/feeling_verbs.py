@@ -16,7 +16,7 @@ VADER rates ("detest" by "hate", "relish" by "enjoy", "shun" by "avoid"); a verb
 rates weakly (below :data:`.rated_stances.RATED`: "resent", "miss", "want") decides
 nothing. A verb of avoiding is against its object; "don't" or "never" before the verb
 turns the polarity over. The object is the whole phrase after the verb (the caller cuts
-it before a reason or a new clause).
+it before a reason or a new clause), after "in" for a verb of liking ("I delight in X").
 
 Not read: the verbs of liking the preference detector reads (:data:`LIKING_VERBS`: "I
 love X" stays a preference); a verb in the past ("I dreaded the review", a one-off); a
@@ -64,6 +64,9 @@ _NOT_OBJECT = icase(
     r"I|we|he|she|they|I'm|we're|I'd|it's|there)\b"
 )
 _PAST = icase(r"^[a-z]+ed$")
+# "in" after a verb of liking takes its object ("I delight in X"); after one against it
+# says where or when ("I despair in the mornings") and stays no object
+_FEELING_IN = icase(r"^in\s+")
 # a clause, not a thing: "the train is on time" (a relative clause is the thing's own)
 _CLAUSE = icase(
     r"^(?:(?!that\b|which\b|who\b)[\w'-]+\s+){0,4}?(?:is|are|was|were|will|won't|would|can|"
@@ -126,6 +129,8 @@ def _speaker_stance(words: list[str], *, negated: bool) -> tuple[str, bool] | No
     senses, size = found
     rest = " ".join(words[size:])
     polarity = False if _AVOID in senses.kin else _polarity(senses)
+    if polarity and _FEELING_IN.match(rest):
+        rest = rest[3:]  # "I delight in X", "I rejoice in X"
     if polarity is None or not rest or _NOT_OBJECT.match(rest) or _CLAUSE.match(rest):
         return None
     return (rest, polarity != negated) if names_a_thing(rest) else None

@@ -7,8 +7,9 @@ are my idea of a perfect trip", "Pilates is right up my street". Read for
 The judgement is a noun phrase with its determiner ("a", "an", "the", "my", "our"),
 cut at its first linking word (:func:`_judgement`): at most three words before its
 head, then nothing or a tail the speaker owns — ending "for me" / "to me" ("the
-saddest thing on a plate for me"), "of / to / on / in my ..." ("the best part of my
-week"), "of mine", or after "my" an "of / to / for" phrase ("my idea of a perfect
+saddest thing on a plate for me"), "of / to / on / in my ..." or with one word before
+"my" ("the best part of my week", "the best way to start my day"), "of mine", or after
+"my" an "of / to / for" phrase ("my idea of a perfect
 trip"). Its words decide the polarity, by a table, not a hand list:
 
 - VADER's valence of the head (:func:`cognimem.text.valence.valence`, at least
@@ -117,7 +118,8 @@ def _judgement(det: str, np: str) -> _Judgement | None:
         return None
     to_me = len(tail) <= _TAIL and tail[-2] in ("for", "to") and tail[-1] in _ME
     of_mine = tail[0] in _PREPOSITIONS and (
-        (len(tail) <= _SPEAKER_TAIL and tail[1] in _MINE) or tail[1:] in (["mine"], ["ours"])
+        (len(tail) <= _SPEAKER_TAIL and not _MINE.isdisjoint(tail[1:3]))
+        or tail[1:] in (["mine"], ["ours"])
     )
     my_own = det in _MINE and tail[0] in ("of", "to", "for") and len(tail) <= _TAIL
     if not (to_me or of_mine or my_own):

@@ -193,7 +193,7 @@ TRIGGERS: dict[str, frozenset[str]] = {
             usually, normally, generally, typically, mostly, often, usual, regular,
             standard, comfort, fallback, staple, more, turn, say, choice, pick, order,
             option, happiest, most, than, decline, refrain, aversion, distaste, averse,
-            uncomfortable, willing, unwilling,
+            uncomfortable, willing, unwilling, bane,
             appeal, turn-off, turnoff, overwhelm, overwhelms"""
         )
     ),

@@ -11,7 +11,8 @@ whole object:
   be near ("I don't want to be anywhere near X"): against it;
 - last, a judgement VADER rates (:mod:`.rated_stances`: "I find X distracting") and a
   verb of feeling or avoiding WordNet knows (:mod:`.feeling_verbs`: "I abhor X", "I shun
-  X", "X irritates me").
+  X", "X irritates me"), then an idiom or a judging word VADER leaves
+  (:mod:`.taste_idioms`: "I'm keen on X", "I thrive on X", "X are so tiring").
 
 Not one: a like or enjoyment with no alternative ("I enjoy X", "I like to swim"): a
 preference only, or a strong like when said with an intensifier ("I really enjoy X":
@@ -29,6 +30,7 @@ from cognimem.ingest.extract.feeling_verbs import feeling_stance
 from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.ingest.extract.rated_stances import rated_stance
 from cognimem.ingest.extract.strong_likes import liked_object, names_a_thing
+from cognimem.ingest.extract.taste_idioms import IDIOM_WORDS, idiom_stance
 from cognimem.ingest.extract.top_likes import TOP_WORDS, top_like
 from cognimem.ingest.extract.vocabulary import BODY_PARTS
 from cognimem.text.tokens import words
@@ -39,6 +41,7 @@ __all__ = ["LIKE_WORDS", "like_form"]
 LIKE_WORDS = (
     TOP_WORDS
     | BODY_WORDS
+    | IDIOM_WORDS
     | frozenset(words("""like, enjoy, react, reacts, ruin, ruins, spoil, spoils"""))
 )
 _MORE = (
@@ -93,5 +96,6 @@ def like_form(said: str) -> tuple[str, bool] | None:
     top = top_like(said)  # "X is my absolute favourite", "I like to keep X"
     if top is not None:
         return top, True
-    # "I find X distracting", "I'm not fond of X"; else "I abhor X", "X irritates me"
-    return rated_stance(said) or feeling_stance(said)
+    # "I find X distracting", "I'm not fond of X"; else "I abhor X", "X irritates me";
+    # else "I'm keen on X", "X are so tiring"
+    return rated_stance(said) or feeling_stance(said) or idiom_stance(said)

@@ -1,12 +1,12 @@
 """A stance said with its object first, read for :mod:`.detect_choices`: "X isn't my
-scene", "X is a hard no from me", "X are banned in this house", "X drives me up the
-wall", "X or nothing", "Nothing but X for me", "I wear nothing but X" (only "wear X";
-not "I did nothing but sleep" or "I feel nothing but relief"), "X is a definite no", "X
-is out for me", "X leave me cold", "The only X I buy is Y", "Y is the only X I buy", "Only X for
-me", "X only for me" (an "I" inside a relative clause of the object is not its
-subject) — also after a reason said first ("Because of my back, X is out of the
-question") or, tried last, after a conjunction or a comma ("I'm not a big drinker so
-pubs aren't really my thing").
+scene", "X was never my thing", "X is a hard no from me", "X are banned in this house",
+"X drives me up the wall", "X or nothing", "Nothing but X for me", "I wear nothing but
+X" (only "wear X"; not "I did nothing but sleep" or "I feel nothing but relief"), "X is
+a definite no", "X is out for me", "X leave me cold", "The only X I buy is Y", "Y is
+the only X I buy", "Only X for me", "X only for me" (an "I" inside a relative clause of
+the object is not its subject) — also after a reason said first ("Because of my back,
+X is out of the question") or, tried last, after a conjunction or a comma ("I'm not a
+big drinker so pubs aren't really my thing").
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ __all__ = ["object_first"]
 
 # the object first: "X isn't my thing", "X is a must for me"
 _OBJECT_AGAINST = gated(
-    r"^(?P<rest>[a-z][\w' ,&-]{1,80}?)(?:(?:\s+(?:isn't|aren't|is not|are not)|'s not|'re not)\s+"
+    r"^(?P<rest>[a-z][\w' ,&-]{1,80}?)(?:(?:\s+(?:isn't|aren't|is not|are not|was never|"
+    r"were never)|'s not|'re not)\s+"
     r"(?:really\s+|just\s+|at all\s+|exactly\s+)?(?:(?:my|our)\s+(?:thing|style|scene|cup of "
     r"tea|kind of thing|sort of thing|vibe|jam|bag|idea of fun|forte)|for\s+(?:me|us)|an option"
     r"(?:\s+for\s+(?:me|us))?)|\s+(?:is|are)\s+(?:an?\s+)?(?:no-go|no go|dealbreaker|"

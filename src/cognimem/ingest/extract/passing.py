@@ -80,7 +80,7 @@ from cognimem.ingest.extract.one_off_forms import (
     feeling_of_one_event,
     feeling_of_the_day,
 )
-from cognimem.ingest.extract.patterns import IRREGULAR_PAST, NOT_PAST_ED, icase
+from cognimem.ingest.extract.patterns import IRREGULAR_PAST, NOT_PAST_ED, NOT_WEARIED, icase
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import FactCategory
 from cognimem.text.mention import RECENT, TimeMention
@@ -93,7 +93,7 @@ _IRREGULAR_PAST = rf"(?:{IRREGULAR_PAST})"
 _PAST_HABIT = icase(
     r"\b(?:I|we)\s+(?:(?:just|really|pretty\s+much|basically|almost)\s+)?(?:never|always|"
     r"only(?:\s+ever)?|usually|rarely|mostly|hardly\s+ever|constantly)\s+"
-    rf"(?:{_IRREGULAR_PAST}|{NOT_PAST_ED}[a-z]+ed)\b"
+    rf"(?:{_IRREGULAR_PAST}|{NOT_WEARIED}{NOT_PAST_ED}[a-z]+ed)\b"
 )
 _REQUEST = icase(
     r"^\W*(?:(?:oh|ok|okay|so|and|but|also|just)\W+)*(?:please\s+)?(?:do\s+not|don't|"

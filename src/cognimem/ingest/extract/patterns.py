@@ -24,6 +24,7 @@ __all__ = [
     "NAME",
     "NAME1",
     "NOT_PAST_ED",
+    "NOT_WEARIED",
     "NUMBER",
     "ONLY_NOT_CHOICE",
     "ONLY_NOT_HABIT",
@@ -124,6 +125,9 @@ IRREGULAR_PAST = (
 )
 # a word in "-ed" that is no past form: "a hundred", "in bed", "I never feed the cats"
 NOT_PAST_ED = r"(?!(?:hundred|bed|red|shed|sled|wed|need|feed|seed|speed|bleed|breed|sacred)\b)"
+# a past weariness never felt is a liking that still holds ("I never tired of X"), not a
+# past event or a denial: put before :data:`NOT_PAST_ED` where "never" + past is read
+NOT_WEARIED = r"(?!(?:tired|wearied)\s+of\b)"
 # the words that open a sentence about someone rather than a thing said first: the
 # pronouns and the possessives ("it's", "there" too)
 PRONOUN_FIRST = (

@@ -42,6 +42,7 @@ from cognimem.text.tokens import tokens
 
 __all__ = [
     "LIST",
+    "NEGATIVE_JUDGEMENT",
     "OBJECT_WORDS",
     "ONLY_VERB_TAGS",
     "against_form",
@@ -76,8 +77,10 @@ _NO_REASON_LEAD = icase(
     r"^(?:as\s+(?:always|usual|ever|well|such|a\s+rule)|since\s+(?:then|last|\d|[a-z]+day\b)|"
     r"with\s+(?:that|this)\b)"
 )
-_NEGATIVE_JUDGEMENT = (
+# judging words VADER rates weakly or not at all ("tiring", "grating", "an eyesore")
+NEGATIVE_JUDGEMENT = (
     r"(?:boring|tedious|draining|tiring|overwhelming|distracting|unbearable|pointless|"
+    r"grating|mind-numbing|tacky|an eyesore|a turn-off|cringe|"
     r"off-putting|awkward|overrated|daunting|a chore|a pain|a drag|a slog|"
     r"too\s+[a-z]+)"
 )
@@ -90,7 +93,7 @@ _LONG_HELD = icase(
 _FIND = icase(
     r"^(?:I|we)\s+(?:(?:really|just|honestly|always|generally|usually)\s+)*find\s+"
     r"(?P<rest>(?!(?:it|that|this|them|him|her|you)\b).+?)\s+(?:(?:really|so|pretty|quite|a bit|"
-    r"incredibly|super|very|kind of|sort of|absolutely)\s+)*" + _NEGATIVE_JUDGEMENT + r"\b"
+    r"incredibly|super|very|kind of|sort of|absolutely)\s+)*" + NEGATIVE_JUDGEMENT + r"\b"
 )
 # what opens a thing said first: no pronoun or possessive ("my boss doesn't ...")
 _NO_PERSON_FIRST = r"^(?!(?:my|our|his|her|their|your|it|this|that|he|she|they|you|me|I)\b)"
@@ -113,9 +116,10 @@ _OBJECT_JUDGED = icase(
     r"(?:isn't|aren't|is not|are not|'s not|'re not)\s+(?:(?:just|really|honestly)\s+)*(?:worth\s+"
     r"(?:the|it)\b|(?:me|us)\b(?!\s+\w))|"
     r"'s\s+(?:(?:just|really)\s+)*(?:an?\s+)?(?:nightmare|no-no|hell|torture)|"
-    # "X aren't my favourite", "X is a waste of money"
+    # "X aren't my favourite", "X is a waste of money", "X feel like a waste of time"
     r"(?:isn't|aren't|is not|are not|'s not|'re not)\s+(?:(?:really|exactly)\s+)?(?:my|our)\s+"
-    r"favou?rite|(?:is|are)\s+(?:(?:just|such|a total|a complete)\s+)*(?:a\s+)?waste\s+of\s+"
+    r"favou?rite|(?:is|are|feels?\s+like|seems?\s+like)\s+(?:(?:just|such|a total|a complete)\s+)*"
+    r"(?:a\s+)?waste\s+of\s+"
     r"(?:money|time|space)|"
     # what it does to the speaker: "X gets on my nerves", "X does my head in"
     r"(?:(?:really|just|always)\s+)?(?:tends?\s+to\s+)?(?:gets?\s+on\s+my\s+nerves|(?:does|do)\s+"

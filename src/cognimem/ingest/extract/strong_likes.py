@@ -73,8 +73,9 @@ _FAVOURITE = (
 _MY_THING = gated(
     r"^(?P<rest>(?!(?:it|that|this|he|she|they|you|there)\b)[a-z][\w' ,&-]{1,80}?)\s+"
     r"(?:is|are|'s|'re)\s+(?:(?:really|totally|so|definitely|absolutely|just|very\s+much|"
-    r"always\s+been)\s+)?(?:my|our)\s+(?:thing|jam|weakness|guilty pleasure|happy place|"
-    rf"passion|{_FAVOURITE}|favou?rite\s+(?:\w+\s+){{0,2}}?(?:thing|kind\s+of\s+\w+))\b",
+    r"always\s+been)\s+)?(?:my|our)\s+(?:(?:(?:absolute|total|real)\s+)?"
+    r"(?:thing|jam|weakness|guilty pleasure|happy place|passion)|"
+    rf"{_FAVOURITE}|favou?rite\s+(?:\w+\s+){{0,2}}?(?:thing|kind\s+of\s+\w+))\b",
     gate_match=True,
 )
 # "my favourite way to unwind is X": what the speaker most likes doing

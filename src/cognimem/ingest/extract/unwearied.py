@@ -1,6 +1,7 @@
 """A verb of weariness or of stopping, negated, read for :mod:`.detect_choices`: a double
 negative that is a liking. "I never tire of X", "I never get bored of X", "I'll never
-give up X", "I never skip X", "we don't grow weary of X": for X, the object after "of",
+give up X", "I never skip X", "we don't grow weary of X", and in the past "I never tired
+of X": for X, the object after "of",
 "with" or "on" when the verb takes one. Read before the refusals, whose "never" /
 "don't" would otherwise read it as a stance against "tire of X".
 
@@ -50,6 +51,8 @@ _WORDS = (icase(r"[a-z'-]+"), icase(r"[a-z'-]+\s+[a-z'-]+"))
 _KIN_OF = frozenset({"tire", "quit", "forgo", "omit"})
 # ... or when it is one of these itself
 _ITSELF = frozenset({"stop", "cease"})
+# the verbs of weariness read in the past too ("I never tired of X")
+_WEARY = frozenset({"tire", "weary", "bore"})
 
 
 def _gives_up(verb: str) -> bool:
@@ -68,6 +71,17 @@ def _participle_verb(adj: str) -> str | None:
     return next((f for f in forms if f and _gives_up(f)), None)
 
 
+def _wearied(word: str, after: str) -> bool:
+    """Whether ``word`` is a verb of weariness in the past with its object next ("I
+    never tired of X"): a liking then as now; not another past verb ("I never skipped a
+    class" is a past event)."""
+    return (
+        word.endswith("ed")
+        and _PREPOSITION.match(after.strip()) is not None
+        and (_participle_verb(word) in _WEARY)
+    )
+
+
 def unwearied(said: str) -> str | None:
     """What the speaker never tires of, never gives up or never skips in ``said`` ("I
     never tire of hiking in the hills" -> "hiking in the hills"); "" when such a verb
@@ -83,7 +97,7 @@ def unwearied(said: str) -> str | None:
         two = " ".join(head[:2])
         verb = two if len(head) > 1 and two in phrasal_verbs() else head[0]
         said_verb = _WORDS[verb.count(" ")].match(rest)
-        if said_verb is None or not _gives_up(verb):
+        if said_verb is None or not (_gives_up(verb) or _wearied(verb, rest[said_verb.end() :])):
             return None
         rest = rest[said_verb.end() :]
     rest = _PREPOSITION.sub("", rest.strip()).rstrip(" .!?")
