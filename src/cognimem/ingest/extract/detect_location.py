@@ -23,7 +23,7 @@ from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.gazetteer import is_city
 from cognimem.text.scope_tags import COUNTRIES
 
-__all__ = ["LocationReader"]
+__all__ = ["LocationReader", "place_predicate"]
 
 _THIRD_LIVES = icase(
     rf"{THIRD}(?:lives|is living|now lives|currently lives|has lived|resides|moved|has "
@@ -37,6 +37,14 @@ _PAIR_LIVES = gated(
     rf"(?:(?:both|also|now|currently|still)\s+)*(?:live|are living|have lived|moved|have "
     rf"moved|just moved|relocated)\s+(?:in|to)\s+(?P<v>{PLACE})"
 )
+
+
+def place_predicate(place: str, predicate: str) -> str:
+    """``country`` for a city said of a country, unless it is a city as well
+    ("Singapore"); ``predicate`` otherwise."""
+    if predicate == "city" and place.lower() in COUNTRIES and not is_city(place):
+        return "country"
+    return predicate
 
 
 class LocationReader(Collector):
@@ -55,13 +63,10 @@ class LocationReader(Collector):
         place = phrases.name(raw)
         if not place:
             return
-        # a country, unless it is a city as well ("Singapore")
-        if predicate == "city" and place.lower() in COUNTRIES and not is_city(place):
-            predicate = "country"
         self.add(
             c,
             Cat.LOCATION,
-            predicate,
+            place_predicate(place, predicate),
             place,
             holds=holds,
             obj=place.split(",")[0],

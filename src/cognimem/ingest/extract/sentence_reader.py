@@ -76,6 +76,7 @@ from cognimem.ingest.extract.earnest import laughed_off
 from cognimem.ingest.extract.figures import copula, is_figure
 from cognimem.ingest.extract.habit_forms import HABIT_WORDS
 from cognimem.ingest.extract.patterns import icase
+from cognimem.ingest.extract.then_now import ThenNowReader
 from cognimem.models.knowledge import CONSTRAINT_CATEGORIES
 from cognimem.models.knowledge import FactCategory as Cat
 from cognimem.text.noun_senses import first_class
@@ -126,6 +127,7 @@ class SentenceReader(
     OccupationReader,
     EventReader,
     PreferenceReader,
+    ThenNowReader,
 ):
     """Reads one sentence: its clauses, detector by detector in the order of the module
     docstring."""
@@ -185,6 +187,7 @@ class SentenceReader(
             self._clause(clause)
         if self.figurative:
             return
+        self._then_now(text, before)  # "I've worked at A and B, and now I'm at C"
         self._keep_reason(text, evidence, before)  # "I avoid X since Y": Y kept as a cause
         read = self.facts[before:]
         health = [f for f in read if any(f is h for h in self.health_read)]
