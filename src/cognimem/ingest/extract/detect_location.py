@@ -14,9 +14,11 @@ from cognimem.ingest.extract.place_phrases import (
     HOME,
     HOMETOWN,
     LIVE,
+    LIVE_AFTER,
     LIVE_NOT,
     MOVED,
     MOVED_FROM,
+    SPEAKER_FIRST,
 )
 from cognimem.models.knowledge import EntityType as ET
 from cognimem.models.knowledge import FactCategory as Cat
@@ -81,6 +83,8 @@ class LocationReader(Collector):
             verb = m.group("verb").strip().lower()
             past = verb == "lived"
             self._place(c, m.group("v"), holds=not past, timing="end" if past else None)
+        elif (m := LIVE_AFTER.search(c.text)) is not None and SPEAKER_FIRST.match(c.evidence):
+            self._place(c, m.group("v"), holds=True, timing=None)
         elif (m := BEEN_IN.search(c.timed)) is not None:
             self._place(c, m.group("v") or m.group("w"), holds=True, timing=None)
         elif (m := HOME.search(c.text)) is not None and not c.past:

@@ -11,7 +11,7 @@ import re
 from cognimem.ingest.extract import phrases
 from cognimem.ingest.extract import vocabulary as vocab
 from cognimem.ingest.extract.clauses import Clause
-from cognimem.ingest.extract.collector import Collector
+from cognimem.ingest.extract.job_places import JobPlaceReader
 from cognimem.ingest.extract.kinds import kind_of, works_for_person
 from cognimem.ingest.extract.patterns import (
     JOB,
@@ -107,7 +107,7 @@ _THIRD_JOB = icase(
 )
 
 
-class OccupationReader(Collector):
+class OccupationReader(JobPlaceReader):
     """Reads occupation facts: job, employer, school, studies; a third party's work."""
 
     # the conversation window talked of school (``Discourse.about_school``)
@@ -120,6 +120,7 @@ class OccupationReader(Collector):
         self._my_job(c)
         self._school(c)
         self._others_work(c)
+        self._job_place(c, start)  # "a paramedic in Leeds": the city too
 
     def _job(self, c: Clause) -> None:
         """The speaker's job ("I work as a nurse", "I'm a teacher", "I retired")."""

@@ -1,12 +1,23 @@
-"""How chat says where someone lives or comes from: "I live in Denver", "I've been in
-Dublin for ten years", "Denver has been home for years", "we moved to Lyon", "I grew up
-in Ohio", read by :class:`~cognimem.ingest.extract.detect_location.LocationReader`."""
+"""How chat says where someone lives or comes from: "I live in Denver", "... but live
+in York", "I've been in Dublin for ten years", "Denver has been home for years", "we
+moved to Lyon", "I grew up in Ohio", read by
+:class:`~cognimem.ingest.extract.detect_location.LocationReader`."""
 
 from __future__ import annotations
 
 from cognimem.ingest.extract.patterns import PLACE, gated, icase
 
-__all__ = ["BEEN_IN", "HOME", "HOMETOWN", "LIVE", "LIVE_NOT", "MOVED", "MOVED_FROM"]
+__all__ = [
+    "BEEN_IN",
+    "HOME",
+    "HOMETOWN",
+    "LIVE",
+    "LIVE_AFTER",
+    "LIVE_NOT",
+    "MOVED",
+    "MOVED_FROM",
+    "SPEAKER_FIRST",
+]
 
 # a place one rents or shares to live in
 _DWELLING = (
@@ -24,7 +35,8 @@ LIVE = icase(
     rf"(?:\s+with\s+[a-z' ]+?)?(?=\s+in\s))"
     # who with, or alone: "I live with my boyfriend in Denver", "I live alone in ..."
     rf"(?:\s+(?:alone|together|with\s+(?:my|our|a|an|the|two|three|four|some)\s+[a-z' ]+?))?"
-    rf"\s+(?:in\s+(?:(?:a|an|the|our|my)\s+[a-z ]+?\s+(?:in|near|outside|outside of)\s+)?|"
+    rf"\s+(?:(?:out\s+)?in\s+(?:(?:a|an|the|our|my)\s+[a-z ]+?\s+(?:in|near|outside|"
+    rf"outside of)\s+)?|"
     # "I'm based out of Chicago"
     rf"(?<=based\s)out\s+of\s+|"
     # "I live just outside Boston": its area
@@ -33,6 +45,13 @@ LIVE = icase(
     rf"(?:near|by|on)\s+(?:a|an|the|our|my)\s+[a-z ]+?\s+(?:in|near|just outside|outside|"
     rf"outside of)\s+)(?P<v>{PLACE})"
 )
+# "live" whose subject, the speaker, was said once before it: "I work in Leeds but live in
+# York", "(I grew up in Krakow, studied in Warsaw) and now live in Berlin"
+LIVE_AFTER = icase(
+    rf"(?:^|\b(?:and|but)\s+)(?:now\s+|still\s+|also\s+)?live\s+(?:out\s+)?in\s+(?P<v>{PLACE})"
+)
+# a sentence whose subject is the speaker
+SPEAKER_FIRST = icase(r"^(?:I|we)\b")
 # "I've been in Dublin for ten years": living there, by how long
 BEEN_IN = icase(
     rf"\b(?:I|we)(?:'ve|\s+have)\s+been\s+in\s+(?P<v>{PLACE})\s+(?:for|since)\s+(?:(?:about|"
