@@ -22,6 +22,7 @@ from cognimem.ingest.extract.patterns import (
     icase,
     names_occupation,
 )
+from cognimem.ingest.extract.place_phrases import SPEAKER_FIRST
 from cognimem.ingest.extract.third_person import FRONT
 from cognimem.ingest.extract.work_phrases import (
     ACCEPTED,
@@ -37,6 +38,7 @@ from cognimem.ingest.extract.work_phrases import (
     RUN_A,
     STILL_AT,
     TEACH,
+    WORK_AFTER,
     WORK_AT,
     WORK_AT_PLACE,
     is_home_role,
@@ -58,6 +60,7 @@ _AT_ORG = rf"(?:\s+(?:at|for)\s+(?P<org>{ORG}))?"
 _WHERE_FIRST = r"(?:\s+(?:at|for)\s+(?:[\w&'.-]+\s+){1,4}?(?=as\s+an?\s))?"
 _WORK_AS = icase(
     rf"\b(?:I|we)(?P<verb>\s+work|\s+worked|\s+have been working|\s+have worked|'m working|"
+    rf"(?:\s+have)?(?:\s+just)?\s+started working|"
     rf"\s+freelance|'m freelancing|\s+moonlight){_WHERE_FIRST}\s*as\s+(?:an?\s+)?{_JOB_V}\b"
     rf"{_AT_ORG}"
 )
@@ -105,6 +108,16 @@ _THIRD_WORKS = gated(
 _THIRD_JOB = icase(
     rf"{THIRD}is\s+(?:an?\s+)(?P<v>{JOB_PHRASE})\b(?:\s+at\s+(?:the\s+)?(?P<org>{ORG}))?"
 )
+
+
+def _works_at(c: Clause) -> re.Match[str] | None:
+    """Where the speaker says they work, started or are joining; "work at/for" after a
+    statement whose subject the speaker was ("I live in Brooklyn and work for the
+    Times")."""
+    m = WORK_AT.search(c.text) or JOB_START.search(c.text) or JOINING.search(c.text)
+    if m is None and SPEAKER_FIRST.match(c.evidence):
+        return WORK_AFTER.search(c.text)
+    return m
 
 
 class OccupationReader(JobPlaceReader):
@@ -167,7 +180,7 @@ class OccupationReader(JobPlaceReader):
         """Where the speaker works or worked ("I work at Acme", "I quit my job at ...");
         a person named there is a colleague, not an employer."""
         m: re.Match[str] | None
-        m = WORK_AT.search(c.text) or JOB_START.search(c.text) or JOINING.search(c.text)
+        m = _works_at(c)
         if m is None and (m := STILL_AT.search(c.said)) is not None:
             m = None if kind_of(m.group("v")) in (ET.PLACE, ET.PERSON) else m
         org = phrases.org_name(m.group("v"), c.text[m.end() :]) if m else None

@@ -26,6 +26,7 @@ __all__ = [
     "RUN_A",
     "STILL_AT",
     "TEACH",
+    "WORK_AFTER",
     "WORK_AT",
     "WORK_AT_PLACE",
     "WORK_TALK",
@@ -42,6 +43,12 @@ WORK_AT = icase(
     rf"full-time|work part-time|(?:fly|drive|write|code|consult|freelance|play)(?=\s+for\b)|"
     rf"(?:teach|taught)(?:\s+[a-z]+){{0,2}}?(?=\s+at\b))"
     rf"\s+(?P<prep>at|for|with)\s+(?:the\s+)?(?P<v>{ORG})"
+)
+# "work" whose subject, the speaker, was said once before it: "I live in Brooklyn and
+# work for the Times" (read when the sentence opens with the speaker)
+WORK_AFTER = icase(
+    rf"\b(?:and|but)\s+(?:now\s+|also\s+|still\s+)?(?P<verb>work)\s+(?P<prep>at|for)\s+"
+    rf"(?:the\s+)?(?P<v>{ORG})"
 )
 # "I'm the head of design at Canva", "I'm the CTO of a small startup"
 IM_THE = icase(
@@ -96,7 +103,8 @@ WORK_AT_PLACE = icase(
     rf"{alternation(vocab.WORKPLACES)}))\b"
 )
 JOB_START = gated(
-    rf"\b(?:I|we)\s+(?:just\s+)?(?P<verb>got a (?:new )?job|started a (?:new )?job|started "
+    rf"\b(?:I|we)(?:\s+have)?\s+(?:just\s+)?(?P<verb>got a (?:new )?job|started a (?:new )?job|"
+    rf"started "
     rf"(?:a new )?(?:working|work)|landed a (?:new )?job|accepted a (?:new )?job|quit my job|"
     rf"left my job|quit|got laid off from|was laid off from|got fired from|was fired from|"
     rf"(?:got|was|have been|'ve been) hired (?:at|by)|start(?=\s+at\b)|left(?=\s+{ORG}))\s+"
