@@ -10,7 +10,7 @@ import gzip
 from functools import cache
 from importlib import resources
 
-__all__ = ["entry", "noun_letters", "table"]
+__all__ = ["entry", "noun_letters", "plural_stems", "table"]
 
 
 @cache
@@ -40,8 +40,22 @@ def noun_letters(name: str, noun: str) -> str | None:
     for its singular when ``noun`` is a plural ("cats", "boxes", "puppies"; an irregular
     plural such as "feet" is stored as ``>foot``); None when the table lacks it."""
     found = entry(name, noun)
-    noun = " ".join(noun.lower().split())
-    if found is None and len(noun) > 3 and noun.endswith("s"):
-        stems = (noun[:-1], noun[:-2] if noun.endswith("es") else "", noun[:-3] + "y")
-        found = next((e for s in stems if s and (e := entry(name, s)) is not None), None)
+    if found is None:
+        stems = plural_stems(" ".join(noun.lower().split()))
+        found = next((e for s in stems if (e := entry(name, s)) is not None), None)
     return found
+
+
+def plural_stems(noun: str) -> tuple[str, ...]:
+    """The singulars a regular plural ``noun`` (lower-case, longer than three letters,
+    ending in "s") may stand for, most likely first: "cats" "cat"; "boxes" "boxe", "box";
+    "puppies" "puppie", "puppi", "puppy" (so "cookies" is "cookie" before "cooky").
+    Empty for any other word."""
+    if len(noun) <= 3 or not noun.endswith("s"):
+        return ()
+    stems = [noun[:-1]]
+    if noun.endswith("es"):
+        stems.append(noun[:-2])
+    if noun.endswith("ies"):
+        stems.append(noun[:-3] + "y")
+    return tuple(stems)

@@ -49,6 +49,7 @@ from cognimem.ingest.extract.rated_stances import RATED
 from cognimem.ingest.extract.strong_likes import names_a_thing
 from cognimem.text.noun_roots import is_ordeal
 from cognimem.text.noun_senses import first_class
+from cognimem.text.noun_tables import plural_stems
 from cognimem.text.tokens import words
 from cognimem.text.valence import valence
 
@@ -178,12 +179,7 @@ def _people(noun: str) -> bool:
     """Whether WordNet's first sense of a plural ``noun`` is a person, its singular
     looked up first ("sessions" is not Roger Sessions)."""
     low = noun.lower()
-    singulars: tuple[str, ...] = ()
-    if low.endswith("ies"):
-        singulars = (low[:-3] + "y",)
-    elif low.endswith("s"):  # "games" is "game", not "gay"; "boxes" is "box"
-        singulars = (low[:-1], low[:-2]) if low.endswith("es") else (low[:-1],)
-    for word in (*singulars, low):
+    for word in (*plural_stems(low), low):
         if len(word) > 2 and (kind := first_class(word)) is not None:
             return kind == "person"
     return False

@@ -39,6 +39,7 @@ import re
 from cognimem.ingest.extract.patterns import REASON_WORD, icase
 from cognimem.text.noun_roots import is_ordeal
 from cognimem.text.noun_senses import first_class
+from cognimem.text.noun_tables import plural_stems
 from cognimem.text.valence import valence
 
 __all__ = ["likes_an_ordeal"]
@@ -110,10 +111,9 @@ def _ordeal(noun: str) -> bool:
     low = noun.lower()
     if not is_ordeal(low):
         return False
-    if len(low) > 3 and low.endswith("s"):
-        for singular in (low[:-1], low[:-2] if low.endswith("es") else ""):
-            if singular and first_class(singular) is not None:
-                return is_ordeal(singular)
+    for singular in plural_stems(low):
+        if first_class(singular) is not None:
+            return is_ordeal(singular)
     return True
 
 
