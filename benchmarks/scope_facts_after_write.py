@@ -1,12 +1,15 @@
-"""CPU of ``Store.scope_facts`` right after a fact write, for one or more source trees,
-interleaved, on SQLite and PostgreSQL.
+"""CPU of ``Store.scope_facts`` (or ``Store.fact_rows``) right after a fact write, for one
+or more source trees, interleaved, on SQLite and PostgreSQL.
 
 What it measures: a user with ``--facts`` facts (seeded texts, 384-d vectors, a third of
 them superseded), then rounds of: one fact write through ``Store.commit`` by the same
 store (every second one supersedes a live fact, the others add one), then
 ``scope_facts(tenant, namespace, user, 5000)`` timed as process CPU — what a read that
 names a time pays for the scope's facts after each turn of a conversation (the write's
-own CPU is reported beside it). Each
+own CPU is reported beside it). With ``--read fact_rows``, ``fact_rows(tenant,
+namespace, user, 500)`` (a read's ``MAX_FACTS_SCANNED``) instead and then the rows'
+postings (``word_share``, as the read's fact steps score them): what every other read
+pays for the live fact rows. Each
 ``--tree`` (a checkout's root: its ``src`` goes first on the path) runs in a child
 process of its own, on its own database, and the children take turns, a block of
 ``--block`` rounds each, so a change of load on the machine falls on every tree alike.
@@ -15,7 +18,8 @@ PostgreSQL runs in a throw-away cluster of ``tests/servers.py``.
 Usage (from the repository root):
 
     python benchmarks/scope_facts_after_write.py [--tree . [--tree ../other]]
-        [--backend sqlite|postgres] [--facts 2000] [--blocks 6] [--block 20] [--out F.json]
+        [--backend sqlite|postgres] [--read scope_facts|fact_rows] [--facts 2000]
+        [--blocks 6] [--block 20] [--out F.json]
 """
 
 from __future__ import annotations
@@ -67,9 +71,18 @@ def _fact(rng: random.Random, n: int, status: str = "active") -> Any:
     return PendingFact(fact=fact, embedding=vector / np.linalg.norm(vector), embed_text=fact.text)
 
 
-async def child(url: str, facts: int) -> None:
+async def _read(store: Any, what: str) -> None:
+    """What is timed after each write: ``scope_facts``, or ``fact_rows`` and its postings."""
+    if what == "scope_facts":
+        await store.scope_facts("t1", "default", "bench", 5_000)
+    else:
+        rows = await store.fact_rows("t1", "default", "bench", 500)
+        rows.word_share(frozenset(WORDS[:3]))
+
+
+async def child(url: str, facts: int, what: str) -> None:
     """Fill the store, then answer each block request (a line with its size) with one
-    JSON line: the CPU of each write (``commit``) and of each ``scope_facts`` after it."""
+    JSON line: the CPU of each write (``commit``) and of each read (``_read``) after it."""
     from cognimem.models.knowledge import FactStatus
     from cognimem.store import open_store
     from cognimem.store.types import FactUpdate, Knowledge
@@ -82,7 +95,7 @@ async def child(url: str, facts: int) -> None:
         for start in range(0, len(made), 500):
             await store.commit([], 300.0, Knowledge(facts=made[start : start + 500]))
         live = [p.fact for p in made if p.fact.status is FactStatus.ACTIVE]
-        await store.scope_facts("t1", "default", "bench", 5_000)
+        await _read(store, what)
         n = facts
         print("ready", flush=True)
         for line in sys.stdin:
@@ -104,15 +117,16 @@ async def child(url: str, facts: int) -> None:
                 await store.commit([], 300.0, change)
                 wrote.append(time.process_time() - started)
                 started = time.process_time()
-                await store.scope_facts("t1", "default", "bench", 5_000)
+                await _read(store, what)
                 cpu.append(time.process_time() - started)
             print(json.dumps({"read": cpu, "write": wrote}), flush=True)
     finally:
         await store.close()
 
 
-def start(tree: Path, url: str, facts: int) -> subprocess.Popen[str]:
-    return spawn(tree, Path(__file__).resolve(), ["--url", url, "--facts", str(facts)])
+def start(tree: Path, url: str, facts: int, what: str) -> subprocess.Popen[str]:
+    options = ["--url", url, "--facts", str(facts), "--read", what]
+    return spawn(tree, Path(__file__).resolve(), options)
 
 
 def summary(cpu: list[float]) -> dict[str, float]:
@@ -129,6 +143,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tree", type=Path, action="append")
     p.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
+    p.add_argument("--read", choices=["scope_facts", "fact_rows"], default="scope_facts")
     p.add_argument("--facts", type=int, default=2_000)
     p.add_argument("--blocks", type=int, default=6)
     p.add_argument("--block", type=int, default=20)
@@ -137,7 +152,7 @@ def main() -> None:
     p.add_argument("--url", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
-        asyncio.run(child(args.url, args.facts))
+        asyncio.run(child(args.url, args.facts, args.read))
         return
     trees = [t.resolve() for t in (args.tree or [ROOT])]
     load_start = os.getloadavg()
@@ -156,14 +171,14 @@ def main() -> None:
                 else:
                     server.psql(f"CREATE DATABASE tree{n}")
                     url = server.admin_dsn(f"tree{n}")
-                procs.append(start(tree, url, args.facts))
+                procs.append(start(tree, url, args.facts, args.read))
             turns = take_turns(trees, procs, args.blocks, args.block)
         finally:
             if server is not None:
                 server.destroy()
     trees_cpu = {
         t: {
-            "scope_facts": summary([x for b in blocks for x in b["read"]]),
+            args.read: summary([x for b in blocks for x in b["read"]]),
             "commit": summary([x for b in blocks for x in b["write"]]),
         }
         for t, blocks in turns.items()

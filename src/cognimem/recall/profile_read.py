@@ -1,13 +1,15 @@
 """The read's standing-profile step: the user's live constraints consolidated once per
-version of their fact rows (``recall/profile.py``), and the entries that bear on this
-request — on the whole of it and, for a request that asks for several things, on each
-of its parts (``recall/parts.py``) — with what explain says of them."""
+version of their fact rows (``recall/profile.py``; kept on the store's copy of the rows
+and carried to its patched copy while a write leaves the constraints as they were:
+``RowsProfile``), and the entries that bear on this request — on the whole of it and,
+for a request that asks for several things, on each of its parts (``recall/parts.py``)
+— with what explain says of them."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import zip_longest
 
@@ -28,24 +30,69 @@ from cognimem.recall.profile import (
 from cognimem.recall.profile_choose import choose, part_config
 from cognimem.recall.profile_consolidate import consolidate, stance_hubness
 from cognimem.recall.steps import StepRun
+from cognimem.store.fact_rows import FactRows
+from cognimem.store.protocols import Store
 from cognimem.text.areas import area_shares, thing_shares
 
-__all__ = ["entries_in_turn", "explain_profile", "profile_entries"]
+__all__ = ["RowsProfile", "entries_in_turn", "explain_profile", "profile_entries", "rows_profile"]
 
 _CONSTRAINT_VALUES = frozenset(c.value for c in CONSTRAINT_CATEGORIES)
 _KEY = "profile"
 
 
-async def _profile(
-    run: StepRun, descriptions: np.ndarray | None
-) -> tuple[Profile, dict[str, Standing]]:
-    rows, _ = await asyncio.shield(run.fact_rows())
-    config = run.sections.profile
+@dataclass(frozen=True)
+class RowsProfile:
+    """The profile of one copy of the user's fact rows, kept on it (``FactRows.derived``)
+    and carried to the copy a store patches it into after a write while the write left
+    the user's live constraints as they were (``carried``)."""
+
+    profile: Profile
+    by_fact: dict[str, Standing]
+
+    def carried(self, before: FactRows, after: FactRows, changed: frozenset[str]) -> object:
+        """This profile for ``after`` (``before`` patched, the rows ``changed`` read again
+        or gone): the same entries, their rows renumbered, when ``after`` holds the
+        constraints ``before`` held, in the same order, none of them changed, and a
+        matrix of their embeddings as ``before`` did; None otherwise (consolidated again
+        on first use)."""
+        was = _constraint_rows(before)
+        now = _constraint_rows(after)
+        ids = [before.ids[i] for i in was]
+        if ids != [after.ids[i] for i in now] or not changed.isdisjoint(ids):
+            return None
+        if _width(before) != _width(after):  # a profile without embeddings differs
+            return None
+        moved = dict(zip(was, now, strict=True))
+        entries = tuple(
+            replace(s, row=moved[s.row], rows=tuple(moved[r] for r in s.rows))
+            for s in self.profile.entries
+        )
+        profile = replace(self.profile, entries=entries)
+        return RowsProfile(profile, profile.by_fact())
+
+
+def _constraint_rows(rows: FactRows) -> list[int]:
+    return [i for i, c in enumerate(rows.categories) if c in _CONSTRAINT_VALUES]
+
+
+def _width(rows: FactRows) -> int | None:
+    return None if rows.matrix is None else rows.matrix.shape[1]
+
+
+async def rows_profile(
+    store: Store,
+    tenant_id: str,
+    rows: FactRows,
+    config: ProfileConfig,
+    descriptions: np.ndarray | None,
+) -> RowsProfile:
+    """The profile of ``rows`` (the user's live fact rows, newest first): the one kept on
+    them, else consolidated from their constraints and kept on them."""
     found = rows.derived.get(_KEY)
-    if isinstance(found, tuple):
+    if isinstance(found, RowsProfile):
         return found
     chosen = np.flatnonzero(rows.in_categories(_CONSTRAINT_VALUES))
-    facts = await run.store.get_facts(run.scope.tenant_id, [rows.ids[i] for i in chosen])
+    facts = await store.get_facts(tenant_id, [rows.ids[i] for i in chosen])
     by_id = {f.id: f for f in facts}
     kept = [int(i) for i in chosen if rows.ids[i] in by_id]  # the rows' newest-first order
     profile = consolidate([by_id[rows.ids[i]] for i in kept], kept, rows.matrix, config)
@@ -60,9 +107,19 @@ async def _profile(
         if config.thing_affinity:
             things = thing_shares(statements, descriptions, config.thing_temperature)
             profile = replace(profile, things=things)
-    found = (profile, profile.by_fact())
-    rows.derived[_KEY] = found
-    return found
+    kept_profile = RowsProfile(profile, profile.by_fact())
+    rows.derived[_KEY] = kept_profile
+    return kept_profile
+
+
+async def _profile(
+    run: StepRun, descriptions: np.ndarray | None
+) -> tuple[Profile, dict[str, Standing]]:
+    rows, _ = await asyncio.shield(run.fact_rows())
+    found = await rows_profile(
+        run.store, run.scope.tenant_id, rows, run.sections.profile, descriptions
+    )
+    return found.profile, found.by_fact
 
 
 async def profile_entries(run: StepRun, at: datetime) -> ProfileChoice:

@@ -9,8 +9,9 @@ of the vector and lexical copies. A :class:`Kept` is one such copy with what it 
 built from and its bytes: measured from a sample of its objects when it is kept, plus
 what it builds later on first use (a ``FactRows``' postings, a ``ScopeFacts``' picked
 subsets with theirs), counted by :func:`weigh` when the copy is next taken. A copy
-patched after a write (``ScopeFacts``: ``sqlite/scope_facts.py``, PostgreSQL's
-``RowCopies``) keeps the bytes per row of the copy it patched (:func:`resized`).
+patched after a write (``FactRows`` and ``ScopeFacts``; SQLite: ``sqlite/copy_patch.py``,
+PostgreSQL's ``RowCopies``) keeps the bytes per row of the copy it patched
+(:func:`resized`).
 """
 
 from __future__ import annotations
@@ -59,9 +60,10 @@ def _version_bytes(version: object) -> int:
     return sampled_bytes(version) if isinstance(version, tuple) else 0
 
 
-def kept_rows(version: object, rows: FactRows) -> Kept[FactRows]:
+def kept_rows(version: object, rows: FactRows, order: Sequence[object] = ()) -> Kept[FactRows]:
     base = _rows_bytes(rows) + _version_bytes(version)
-    return Kept(version, rows, base, _postings_bytes(rows.words, rows.scope_tags))
+    base += sampled_bytes(order) if order else 0
+    return Kept(version, rows, base, _postings_bytes(rows.words, rows.scope_tags), order)
 
 
 def kept_facts(

@@ -1,6 +1,7 @@
 """What crosses the store's boundary: search filters and candidates, the batches the
 write path commits (messages, items, knowledge, jobs) and the compact rows a read
-scores facts in. The protocols that take and return them are in ``store/protocols.py``.
+scores facts in (``FactRows``: ``store/fact_rows.py``, with how a kept copy is patched).
+The protocols that take and return them are in ``store/protocols.py``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from cognimem.models.knowledge import (
     Relation,
 )
 from cognimem.models.references import ItemReference
+from cognimem.store.fact_rows import FactRowParts as FactRowParts  # moved there
+from cognimem.store.fact_rows import FactRows as FactRows
+from cognimem.store.fact_rows import joined as joined
 
 
 @dataclass(frozen=True)
@@ -316,122 +320,6 @@ class Knowledge:
         return not any((self.entities, self.aliases, self.facts, self.fact_updates,
                         self.relations, self.conflicts, self.history, self.silence_items,
                         self.stale_items, self.item_links))  # fmt: skip
-
-
-# a fact's compact row, decoded: id, category, scope tags, words, embedding
-FactRowParts = tuple[str, str, list[str], frozenset[str], np.ndarray | None]
-
-
-@dataclass
-class FactRows:
-    """The user's live facts in the compact form a read scores them in: parallel
-    lists, newest first, and their embeddings as one matrix (a zero row where a fact
-    has none)."""
-
-    ids: list[str] = field(default_factory=list)
-    categories: list[str] = field(default_factory=list)
-    scope_tags: list[list[str]] = field(default_factory=list)
-    words: list[frozenset[str]] = field(default_factory=list)  # of text, value, predicate
-    matrix: np.ndarray | None = None
-    # word / tag / category → row numbers, built on first use: a cached FactRows serves
-    # many reads, and each read then scores every row with a few array operations
-    _postings: tuple[dict[str, np.ndarray], dict[str, np.ndarray], np.ndarray] | None = field(
-        default=None, repr=False, compare=False
-    )
-    # category set → row mask: every read asks the same one or two (read-only arrays)
-    _in_categories: dict[frozenset[str], np.ndarray] = field(
-        default_factory=dict, repr=False, compare=False
-    )
-    # what reads work out from these rows once, by name (the standing constraint
-    # profile, recall/profile.py): the copy lives as long as no fact changes
-    derived: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
-
-    @classmethod
-    def of(cls, parts: Sequence[FactRowParts]) -> FactRows:
-        """The rows of decoded facts, in their order."""
-        out = cls()
-        vectors: list[np.ndarray | None] = []
-        for fact_id, category, tags, words, embedding in parts:
-            out.ids.append(fact_id)
-            out.categories.append(category)
-            out.scope_tags.append(tags)
-            out.words.append(words)
-            vectors.append(embedding)
-        dims = {v.shape[0] for v in vectors if v is not None}
-        if len(dims) == 1:
-            dim = dims.pop()
-            zero = np.zeros(dim, dtype=np.float32)
-            out.matrix = np.vstack([zero if v is None else v for v in vectors])
-        return out
-
-    def _index(self) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], np.ndarray]:
-        if self._postings is None:
-            words: dict[str, list[int]] = {}
-            tags: dict[str, list[int]] = {}
-            pairs = zip(self.words, self.scope_tags, strict=True)
-            for i, (row_words, row_tags) in enumerate(pairs):
-                for w in row_words:
-                    words.setdefault(w, []).append(i)
-                for t in set(row_tags):
-                    tags.setdefault(t, []).append(i)
-            self._postings = (
-                {w: np.asarray(rows, dtype=np.int64) for w, rows in words.items()},
-                {t: np.asarray(rows, dtype=np.int64) for t, rows in tags.items()},
-                np.asarray(self.categories, dtype=object),
-            )
-        return self._postings
-
-    def word_share(self, terms: frozenset[str]) -> np.ndarray:
-        """Per row: the share of ``terms`` among the row's words (0 without terms)."""
-        counts = np.zeros(len(self.ids), dtype=np.float64)
-        if not terms:
-            return counts
-        words = self._index()[0]
-        for term in terms:
-            rows = words.get(term)
-            if rows is not None:
-                counts[rows] += 1.0
-        return counts / len(terms)
-
-    def tagged(self, domains: frozenset[str]) -> np.ndarray:
-        """Per row: whether one of its scope tags is among ``domains``."""
-        hit = np.zeros(len(self.ids), dtype=bool)
-        tags = self._index()[1]
-        for domain in domains:
-            rows = tags.get(domain)
-            if rows is not None:
-                hit[rows] = True
-        return hit
-
-    def in_categories(self, values: frozenset[str]) -> np.ndarray:
-        """Per row: whether its category is one of ``values`` (read-only; computed once
-        per set of values: ``np.isin`` over 500 rows took 28 us, twice a read)."""
-        found = self._in_categories.get(values)
-        if found is None:
-            found = np.isin(self._index()[2], list(values))
-            found.flags.writeable = False
-            self._in_categories[values] = found
-        return found
-
-
-def joined(first: FactRows, second: FactRows) -> FactRows:
-    """The rows of both, ``first``'s first; one matrix when their embeddings agree in
-    dimension (a zero row where a fact has none), else none."""
-    out = FactRows(
-        ids=[*first.ids, *second.ids],
-        categories=[*first.categories, *second.categories],
-        scope_tags=[*first.scope_tags, *second.scope_tags],
-        words=[*first.words, *second.words],
-    )
-    matrices = [m for m in (first.matrix, second.matrix) if m is not None]
-    if len({m.shape[1] for m in matrices}) == 1:
-        dim = matrices[0].shape[1]
-        parts = [
-            rows.matrix if rows.matrix is not None else np.zeros((len(rows.ids), dim), np.float32)
-            for rows in (first, second)
-        ]
-        out.matrix = np.vstack(parts)
-    return out
 
 
 # user scopes whose ScopeFacts (up to 5,000 full facts each) a process keeps

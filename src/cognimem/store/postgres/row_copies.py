@@ -23,11 +23,13 @@ class Pieces(Generic[T, P]):
     """How a copy splits into one piece per row (in its rows' order) and is joined
     back, so that a copy is patched with the rows whose versions it does not hold,
     read by id (``by_ids``: ``FROM ... WHERE tenant_id = $1 AND id = ANY($2::text[])``),
-    instead of built again from every row: a write changes a few rows of thousands."""
+    instead of built again from every row: a write changes a few rows of thousands.
+    ``join`` is given the kept copy the held pieces came from, and may answer None (it
+    cannot build the copy from them: built whole then)."""
 
     split: Callable[[T], Sequence[P]]
     piece: Callable[[Record], P]
-    join: Callable[[list[P]], T]
+    join: Callable[[T, list[P]], T | None]
     by_ids: str
 
 
@@ -56,7 +58,7 @@ async def _patched(
     held.update((r["version"], pieces.piece(r)) for r in found)
     if any(v not in held for v in new):
         return None
-    return pieces.join([held[v] for v in versions])
+    return pieces.join(kept.value, [held[v] for v in versions])
 
 
 class RowCopies(Generic[T]):

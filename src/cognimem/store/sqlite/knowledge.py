@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from cognimem.models.fact_changes import LIVE_VALUES
@@ -19,18 +19,20 @@ from cognimem.models.knowledge import (
     HistoryEntry,
     Relation,
 )
-from cognimem.store import records, scored_facts
+from cognimem.store import records
 from cognimem.store.arguments import KnowledgeView, RowsById
 from cognimem.store.by_id import KnowledgeByIds
 from cognimem.store.cache_budget import BudgetSection
-from cognimem.store.fact_copies import Kept, kept_edges, kept_facts, kept_rows, resized
+from cognimem.store.fact_copies import Kept, kept_edges, resized
 from cognimem.store.records import user_key
 from cognimem.store.scored_facts import SCORED_FACT_COLUMNS
-from cognimem.store.sqlite import rows, scope_facts
+from cognimem.store.sqlite import rows
+from cognimem.store.sqlite.copy_patch import CopyKind, ScopeRead
 from cognimem.store.sqlite.database import SQLiteDatabase
 from cognimem.store.sqlite.knowledge_writes import fact_version
+from cognimem.store.sqlite.live_rows import LIVE_ROWS
 from cognimem.store.sqlite.rows import decode_time, query
-from cognimem.store.sqlite.scope_facts import ScopeRead
+from cognimem.store.sqlite.scope_facts import SCOPE_FACTS
 from cognimem.store.sqlite.scopes import owners_in
 from cognimem.store.types import FactQuery, FactRows, GraphEdge, ScopeFacts
 
@@ -230,22 +232,9 @@ class SQLiteKnowledge(SQLiteDatabase, KnowledgeByIds):
     def fact_rows_in(
         self, conn: sqlite3.Connection, asked: ScopeRead, version: int | None = None
     ) -> FactRows:
-        """``fact_rows`` on a reader connection: this process's copy while the scope's
-        fact version (``version``, when the caller read it) says it is current."""
-
-        def load() -> FactRows:
-            found = conn.execute(
-                # the newest rows are chosen without touching the embedding blobs, which
-                # would otherwise be carried through the sort (10 ms -> 3 ms at 1.6k facts)
-                f"SELECT {SCORED_FACT_COLUMNS}, embedding FROM facts"
-                " WHERE rowid IN (SELECT rowid FROM facts WHERE tenant_id = ? AND namespace = ?"
-                " AND user_id IS ? AND status IN (?, ?) ORDER BY recorded_at DESC, rowid DESC"
-                " LIMIT ?) ORDER BY recorded_at DESC, rowid DESC",
-                (asked.tenant_id, asked.namespace, asked.user_id, *LIVE_VALUES, asked.limit),
-            ).fetchall()
-            return scored_facts.fact_rows(found)
-
-        return self._versioned(conn, self._fact_rows, asked, load, kept_rows, version)
+        """``fact_rows`` on a reader connection (``version``: the scope's fact version,
+        when the caller read it): see ``_kept_copy``."""
+        return self._kept_copy(conn, self._fact_rows, asked, LIVE_ROWS, version)
 
     async def scope_facts(
         self, tenant_id: str, namespace: str, user_id: str | None, limit: int
@@ -259,49 +248,24 @@ class SQLiteKnowledge(SQLiteDatabase, KnowledgeByIds):
         )
         if kept is not None:
             return kept
-        return await self._db.read(lambda conn: self._scope_facts_in(conn, asked))
+        return await self._db.read(
+            lambda conn: self._kept_copy(conn, self._scope_facts, asked, SCOPE_FACTS)
+        )
 
-    def _scope_facts_in(self, conn: sqlite3.Connection, asked: ScopeRead) -> ScopeFacts:
-        """``scope_facts`` on a reader connection: this process's copy while the scope's
-        fact version is the one it was read at; after this process's own writes, that
-        copy patched with the facts they touched (``scope_facts.patched``); else read
-        whole (``scope_facts.load``) and kept."""
-        tenant_id, namespace, user_id, limit = asked
-        user = user_key(user_id)
-        key = (tenant_id, namespace, user, limit)
-        version = fact_version(conn, tenant_id, namespace, user)
-        kept = self._scope_facts.get(key)
-        if kept is not None and kept.version == version:
-            return kept.value
-        if kept is not None and isinstance(kept.version, int):
-            touched = self._fact_changes.between(
-                (tenant_id, namespace, user), kept.version, version
-            )
-            found = None if touched is None else scope_facts.patched(conn, kept, asked, touched)
-            if found is not None:
-                rows, was = len(found.order), len(kept.order)
-                fresh = resized(kept, version, found.facts, rows, was, found.order)
-                self._scope_facts.put(key, fresh, fresh.base)
-                return fresh.value
-        loaded = scope_facts.load(conn, asked)
-        fresh = kept_facts(version, loaded.facts, loaded.order)
-        self._scope_facts.put(key, fresh, fresh.base)
-        return fresh.value
-
-    def _versioned(
+    def _kept_copy(
         self,
         conn: sqlite3.Connection,
         cache: BudgetSection[Kept[T]],
-        scope: ScopeRead,
-        load: Callable[[], T],
-        keep: Callable[[object, T], Kept[T]],
+        asked: ScopeRead,
+        kind: CopyKind[T],
         version: int | None = None,
     ) -> T:
-        """What ``load`` reads for ``scope`` (tenant, namespace, user, limit): the copy
-        this process keeps in ``cache`` while the scope's fact version (``version``, when
-        the caller read it) is the one it was read at, else read afresh and kept (within
-        the store's byte cap)."""
-        tenant_id, namespace, user_id, limit = scope
+        """A copy of ``kind`` for ``asked``: this process's copy in ``cache`` while the
+        scope's fact version (``version``, when the caller read it) is the one it was
+        read at; after this process's own writes, that copy patched with the facts they
+        touched (``kind.patched``); else read whole (``kind.load``) and kept (within the
+        store's byte cap)."""
+        tenant_id, namespace, user_id, limit = asked
         user = user_key(user_id)
         key = (tenant_id, namespace, user, limit)
         if version is None:  # one primary-key read tells whether the copy is current
@@ -309,7 +273,18 @@ class SQLiteKnowledge(SQLiteDatabase, KnowledgeByIds):
         kept = cache.get(key)
         if kept is not None and kept.version == version:
             return kept.value
-        fresh = keep(version, load())
+        if kept is not None and isinstance(kept.version, int):
+            touched = self._fact_changes.between(
+                (tenant_id, namespace, user), kept.version, version
+            )
+            found = None if touched is None else kind.patched(conn, kept, asked, touched)
+            if found is not None:
+                rows, was = len(found.order), len(kept.order)
+                fresh = resized(kept, version, found.value, rows, was, found.order)
+                cache.put(key, fresh, fresh.base)
+                return fresh.value
+        loaded = kind.load(conn, asked)
+        fresh = kind.keep(version, loaded.value, loaded.order)
         cache.put(key, fresh, fresh.base)
         return fresh.value
 

@@ -11,6 +11,7 @@ from cognimem.models.knowledge import Alias, Fact, FactConflict
 from cognimem.models.scope import ORGANISATION_NAMESPACE
 from cognimem.store.arguments import KnowledgeView
 from cognimem.store.records import user_key
+from cognimem.store.sqlite.copy_patch import ScopeRead
 from cognimem.store.sqlite.database import rows_by_ids
 from cognimem.store.sqlite.items import items_by_ids
 from cognimem.store.sqlite.knowledge import (
@@ -20,7 +21,6 @@ from cognimem.store.sqlite.knowledge import (
     find_aliases,
     find_conflicts,
 )
-from cognimem.store.sqlite.scope_facts import ScopeRead
 from cognimem.store.types import FactRows, GraphEdge, joined
 
 

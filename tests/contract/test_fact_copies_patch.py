@@ -1,13 +1,17 @@
-"""A store's copy of a scope's facts (``scope_facts``), patched after the writes its
-own process makes (SQLite: ``fact_changes.py`` names the facts they touched;
-PostgreSQL: the rows whose ``xmin`` changed), equals what a store that never read it
-loads, after every kind of write: facts added, edited, superseded, invalidated,
-forgotten (deleted or trimmed), written by a lifecycle job, a write that rolls back,
-writes from another store (which this process cannot know: a fresh load), erasure."""
+"""A store's copies of a scope's facts — its live fact rows (``fact_rows``), the
+standing constraint profile kept on them (``FactRows.derived``) and its facts of any
+status (``scope_facts``) — patched after the writes its own process makes (SQLite:
+``fact_changes.py`` names the facts they touched; PostgreSQL: the rows whose ``xmin``
+changed), equal what a store that never read them loads, after every kind of write:
+facts added (with an embedding or none), edited, given another category, superseded,
+invalidated, forgotten (deleted or trimmed), written by a lifecycle job, a write that
+rolls back, writes from another store (which this process cannot know: a fresh load),
+erasure."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -17,53 +21,93 @@ import pytest
 
 from cognimem.errors import StaleKnowledge
 from cognimem.models import ItemStatus
-from cognimem.models.knowledge import Fact, FactStatus
+from cognimem.models.knowledge import CONSTRAINT_CATEGORIES, Fact, FactCategory, FactStatus
+from cognimem.recall.profile import ProfileConfig
+from cognimem.recall.profile_read import RowsProfile, rows_profile
 from cognimem.store import Store
 from cognimem.store.arguments import ItemsForgetting
+from cognimem.store.fact_rows import FactRows
 from cognimem.store.postgres import row_copies
-from cognimem.store.sqlite import scope_facts as sqlite_scope_facts
-from cognimem.store.types import ConsolidationWrite, FactUpdate, Knowledge, ScopeFacts
+from cognimem.store.sqlite import knowledge as sqlite_knowledge
+from cognimem.store.types import (
+    ConsolidationWrite,
+    FactUpdate,
+    Knowledge,
+    PendingFact,
+    ScopeFacts,
+)
+from cognimem.text.areas import AREA_PHRASES
 from tests.contract.builders import ALICE, SHARED, WINDOW, entity, fact, new, relation
-from tests.contract.conftest import T0, message, twin
+from tests.contract.conftest import EMBEDDER, T0, message, twin
 
 LIMITS = (5_000, 7)  # every fact of the scope, and a copy that leaves older ones unread
 SCOPES = ((ALICE, "alice"), (SHARED, None))
+CONSTRAINTS = sorted(CONSTRAINT_CATEGORIES)
+WORDS = ["tea", "coffee", "jazz", "rock", "oslo", "rome"]
+PROFILE = ProfileConfig()
+DESCRIPTIONS = EMBEDDER.embed_sync(list(AREA_PHRASES))  # what the areas list, embedded
 
 
 @pytest.fixture
-def patches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts the copies patched rather than loaded whole (on either backend)."""
-    done: list[int] = []
+def patches(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Counts the copies patched rather than loaded whole, by kind (``FactRows``,
+    ``ScopeFacts``; on either backend), and the profiles carried to a patched copy."""
+    done: Counter[str] = Counter()
 
-    def counted(module: Any, name: str) -> None:
-        real = getattr(module, name)
+    def counted(module: Any) -> None:
+        real = module.resized  # what keeps a patched copy, on both backends
 
-        async def async_counted(*args: Any) -> Any:
-            found = await real(*args)
-            done.extend([1] if found is not None else [])
-            return found
+        def resized(kept: Any, version: Any, value: Any, *rest: Any) -> Any:
+            done[type(value).__name__] += 1
+            return real(kept, version, value, *rest)
 
-        def sync_counted(*args: Any) -> Any:
-            found = real(*args)
-            done.extend([1] if found is not None else [])
-            return found
+        monkeypatch.setattr(module, "resized", resized)
 
-        is_async = name.startswith("_")
-        monkeypatch.setattr(module, name, async_counted if is_async else sync_counted)
+    counted(sqlite_knowledge)
+    counted(row_copies)
+    real_carried = RowsProfile.carried
 
-    counted(sqlite_scope_facts, "patched")
-    counted(row_copies, "_patched")
+    def carried(self: RowsProfile, *args: Any) -> object:
+        found = real_carried(self, *args)
+        done["profile carried"] += found is not None
+        return found
+
+    monkeypatch.setattr(RowsProfile, "carried", carried)
     return done
 
 
-def _same(ours: ScopeFacts, theirs: ScopeFacts) -> None:
+def _same_arrays(ours: np.ndarray | None, theirs: np.ndarray | None) -> None:
+    assert (ours is None) == (theirs is None)
+    if ours is not None:
+        assert theirs is not None
+        assert ours.shape == theirs.shape
+        assert np.array_equal(ours, theirs)
+
+
+def _same_facts(ours: ScopeFacts, theirs: ScopeFacts) -> None:
     assert [f.id for f in ours.facts] == [f.id for f in theirs.facts]
     assert ours.facts == theirs.facts
     for mine, fresh in zip(ours.parts, theirs.parts, strict=True):
         assert mine[:4] == fresh[:4]
-        assert (mine[4] is None) == (fresh[4] is None)
-        if mine[4] is not None:
-            assert np.array_equal(mine[4], fresh[4])
+        _same_arrays(mine[4], fresh[4])
+
+
+def _same_rows(ours: FactRows, theirs: FactRows) -> None:
+    assert ours.ids == theirs.ids
+    assert ours.categories == theirs.categories
+    assert ours.scope_tags == theirs.scope_tags
+    assert ours.words == theirs.words
+    _same_arrays(ours.matrix, theirs.matrix)
+
+
+async def _same_profile(reader: Store, ours: FactRows, fresh: Store, theirs: FactRows) -> None:
+    """The profile kept on (or carried to) ``ours`` equals the one consolidated anew."""
+    mine = await rows_profile(reader, "t1", ours, PROFILE, DESCRIPTIONS)
+    again = await rows_profile(fresh, "t1", theirs, PROFILE, DESCRIPTIONS)
+    assert mine.profile.entries == again.profile.entries
+    for name in ("areas", "things", "nearest"):
+        _same_arrays(getattr(mine.profile, name), getattr(again.profile, name))
+    assert mine.by_fact == again.by_fact
 
 
 async def _assert_as_fresh(reader: Store) -> None:
@@ -74,7 +118,10 @@ async def _assert_as_fresh(reader: Store) -> None:
         for scope, user in SCOPES:
             for limit in LIMITS:
                 args = ("t1", scope.namespace, user, limit)
-                _same(await reader.scope_facts(*args), await fresh.scope_facts(*args))
+                _same_facts(await reader.scope_facts(*args), await fresh.scope_facts(*args))
+                ours, theirs = await reader.fact_rows(*args), await fresh.fact_rows(*args)
+                _same_rows(ours, theirs)
+                await _same_profile(reader, ours, fresh, theirs)
     finally:
         await fresh.close()
 
@@ -94,8 +141,23 @@ class Writes:
         scope = self.rng.choice([ALICE, ALICE, SHARED])
         # few distinct times: ties are broken by the row's order
         at = T0 + timedelta(minutes=self.rng.randrange(6))
-        word = self.rng.choice(["tea", "coffee", "jazz", "rock", "oslo", "rome"])
-        return fact(f"user:preference:k{self.n}", f"{word} {self.n}", scope, at=at, **extra)
+        word = self.rng.choice(WORDS)
+        if self.rng.random() < 0.5:
+            return fact(f"user:preference:k{self.n}", f"{word} {self.n}", scope, at=at, **extra)
+        # a constraint of a few keys and stances: paraphrases merge, opposite stances
+        # on one subject supersede in the profile
+        category = self.rng.choice(CONSTRAINTS)
+        value = self.rng.choice([word, f"no {word}", f"{word} every day"])
+        key = f"user:{category.value}:{word}"
+        return fact(key, value, scope, category=category, at=at, **extra)
+
+    def _pending(self, *facts: Fact) -> list[PendingFact]:
+        """``facts`` ready to commit, a few with no embedding."""
+        out = new(*facts)
+        for pending in out:
+            if self.rng.random() < 0.15:
+                pending.embedding = None
+        return out
 
     async def _live(self, store: Store) -> list[Fact]:
         found = []
@@ -109,7 +171,7 @@ class Writes:
 
     async def add(self) -> None:
         facts = [self._fact() for _ in range(self.rng.randint(1, 3))]
-        await self._writer().commit([], WINDOW, Knowledge(facts=new(*facts)))
+        await self._writer().commit([], WINDOW, Knowledge(facts=self._pending(*facts)))
 
     async def add_with_evidence(self) -> None:
         said = message(f"note {self.n}", ALICE)
@@ -117,7 +179,7 @@ class Writes:
         item = said.items[0].item.id
         self.evidence.append(item)
         facts = [self._fact(evidence_item_ids=[item]) for _ in range(2)]
-        await self._writer().commit([], WINDOW, Knowledge(facts=new(*facts)))
+        await self._writer().commit([], WINDOW, Knowledge(facts=self._pending(*facts)))
 
     async def _changed(self, change: Callable[[Fact], dict[str, Any]], *, job: bool) -> None:
         live = await self._live(self.theirs)
@@ -137,6 +199,11 @@ class Writes:
     async def move_in_time(self) -> None:
         minutes = self.rng.randrange(-3, 9)
         await self._changed(lambda f: {"recorded_at": T0 + timedelta(minutes=minutes)}, job=False)
+
+    async def recategorise(self) -> None:
+        """A fact becomes a constraint, another kind of one, or no constraint."""
+        category = self.rng.choice([FactCategory.PREFERENCE, *CONSTRAINTS])
+        await self._changed(lambda f: {"category": category}, job=False)
 
     async def supersede(self) -> None:
         await self._changed(lambda f: {"status": FactStatus.SUPERSEDED}, job=False)
@@ -182,16 +249,17 @@ class Writes:
     async def step(self) -> None:
         kinds = [
             (self.add, 5), (self.add_with_evidence, 2), (self.edit, 3), (self.move_in_time, 2),
-            (self.supersede, 3), (self.invalidate, 2), (self.consolidate, 2), (self.forget, 2),
-            (self.rolled_back, 1), (self.relations_only, 1), (self.erase, 0.3),
+            (self.recategorise, 1), (self.supersede, 3), (self.invalidate, 2),
+            (self.consolidate, 2), (self.forget, 2), (self.rolled_back, 1),
+            (self.relations_only, 1), (self.erase, 0.3),
         ]  # fmt: skip
         write = self.rng.choices([k for k, _ in kinds], [w for _, w in kinds])[0]
         await write()
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-async def test_a_patched_copy_of_the_scope_facts_equals_a_fresh_load(
-    store: Store, writer: Store, patches: list[int], seed: int
+async def test_patched_copies_of_a_scopes_facts_equal_a_fresh_load(
+    store: Store, writer: Store, patches: Counter[str], seed: int
 ) -> None:
     writes = Writes(store, writer, seed)
     for _ in range(6):
@@ -200,4 +268,7 @@ async def test_a_patched_copy_of_the_scope_facts_equals_a_fresh_load(
     for _ in range(45):
         await writes.step()
         await _assert_as_fresh(store)
-    assert patches, "no copy was patched: the test did not reach the patch"
+    # the test reached every patch
+    assert patches["FactRows"]
+    assert patches["ScopeFacts"]
+    assert patches["profile carried"]
