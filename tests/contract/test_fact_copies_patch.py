@@ -3,10 +3,10 @@ standing constraint profile kept on them (``FactRows.derived``) and its facts of
 status (``scope_facts``) — patched after the writes its own process makes (SQLite:
 ``fact_changes.py`` names the facts they touched; PostgreSQL: the rows whose ``xmin``
 changed), equal what a store that never read them loads, after every kind of write:
-facts added (with an embedding or none), edited, given another category, superseded,
-invalidated, forgotten (deleted or trimmed), written by a lifecycle job, a write that
-rolls back, writes from another store (which this process cannot know: a fresh load),
-erasure."""
+facts added (with an embedding or none), edited, superseded (alone, or one of the
+newest with one of the oldest edited beside it), invalidated, forgotten (deleted or
+trimmed), written by a lifecycle job, a write that rolls back, writes from another
+store (which this process cannot know: a fresh load), erasure."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ import pytest
 
 from cognimem.errors import StaleKnowledge
 from cognimem.models import ItemStatus
-from cognimem.models.knowledge import CONSTRAINT_CATEGORIES, Fact, FactCategory, FactStatus
+from cognimem.models.knowledge import CONSTRAINT_CATEGORIES, Fact, FactStatus
 from cognimem.recall.profile import ProfileConfig
 from cognimem.recall.profile_read import RowsProfile, rows_profile
 from cognimem.store import Store
@@ -152,10 +152,12 @@ class Writes:
         return fact(key, value, scope, category=category, at=at, **extra)
 
     def _pending(self, *facts: Fact) -> list[PendingFact]:
-        """``facts`` ready to commit, a few with no embedding."""
+        """``facts`` ready to commit, some with no embedding (most of the shared scope's,
+        so a copy of its few newest often holds one or none that has one)."""
         out = new(*facts)
         for pending in out:
-            if self.rng.random() < 0.15:
+            shared = pending.fact.scope.user_id is None
+            if self.rng.random() < (0.6 if shared else 0.15):
                 pending.embedding = None
         return out
 
@@ -200,10 +202,26 @@ class Writes:
         minutes = self.rng.randrange(-3, 9)
         await self._changed(lambda f: {"recorded_at": T0 + timedelta(minutes=minutes)}, job=False)
 
-    async def recategorise(self) -> None:
-        """A fact becomes a constraint, another kind of one, or no constraint."""
-        category = self.rng.choice([FactCategory.PREFERENCE, *CONSTRAINTS])
-        await self._changed(lambda f: {"category": category}, job=False)
+    async def leave_and_touch_older(self) -> None:
+        """One transaction: one of the newest facts superseded (out of a full copy of
+        the newest, which is then short) and one of the oldest edited (read again, and
+        not in that copy)."""
+        user = self.rng.choice([u for _, u in SCOPES])
+        live = [f for f in await self._live(self.theirs) if f.scope.user_id == user]
+        live.sort(key=lambda f: f.recorded_at)  # oldest recorded first
+        if len(live) < 2:
+            return await self.add()
+        newest, oldest = self.rng.choice(live[-3:]), self.rng.choice(live[:3])
+        if newest.id == oldest.id:
+            return
+        updates = [
+            FactUpdate(f.model_copy(update={**change, "revision": f.revision + 1}), f.revision)
+            for f, change in (
+                (newest, {"status": FactStatus.SUPERSEDED}),
+                (oldest, {"value": f"{oldest.value} edited"}),
+            )
+        ]
+        await self.mine.commit([], WINDOW, Knowledge(fact_updates=updates))
 
     async def supersede(self) -> None:
         await self._changed(lambda f: {"status": FactStatus.SUPERSEDED}, job=False)
@@ -249,7 +267,7 @@ class Writes:
     async def step(self) -> None:
         kinds = [
             (self.add, 5), (self.add_with_evidence, 2), (self.edit, 3), (self.move_in_time, 2),
-            (self.recategorise, 1), (self.supersede, 3), (self.invalidate, 2),
+            (self.leave_and_touch_older, 2), (self.supersede, 3), (self.invalidate, 2),
             (self.consolidate, 2), (self.forget, 2), (self.rolled_back, 1),
             (self.relations_only, 1), (self.erase, 0.3),
         ]  # fmt: skip

@@ -5,9 +5,9 @@ id, and the rows the patched copy holds.
 
 A copy holds a scope's newest ``limit`` facts (of any status: ``scope_facts.py``; live
 ones: ``live_rows.py``) by (recorded time, rowid). A copy of fewer than ``limit`` holds
-them all; a full one may have left older facts unread, so it is patched only when the
-rows it keeps still fill it and none of the touched facts falls below its oldest (else
-a fresh load)."""
+them all; a full one may have left older facts unread: it keeps the rows from its
+oldest up, and when a write left fewer than ``limit`` of them (a fact superseded or
+deleted, moved below) the next older rows are read to fill it (``below``)."""
 
 from __future__ import annotations
 
@@ -76,22 +76,51 @@ def read_again(
     return found
 
 
+def read_below(
+    conn: sqlite3.Connection, select: str, where: str, args: Sequence[object], at: Order, n: int
+) -> list[sqlite3.Row]:
+    """The ``n`` newest rows of ``select ... FROM facts WHERE where`` (``args`` its values)
+    older than the place ``at``, newest first."""
+    return query(
+        conn,
+        # the rows are chosen without touching the embedding blobs (as a load chooses them)
+        f"{select} FROM facts WHERE rowid IN (SELECT rowid FROM facts WHERE {where}"
+        " AND (recorded_at < ? OR (recorded_at = ? AND rowid < ?))"
+        " ORDER BY recorded_at DESC, rowid DESC LIMIT ?) ORDER BY recorded_at DESC, rowid DESC",
+        (*args, at[0], at[0], at[1], n),
+    )
+
+
 def placed(
-    places: Sequence[Order], entries: list[tuple[Order, E]], limit: int
-) -> list[tuple[Order, E]] | None:
+    places: Sequence[Order],
+    entries: list[tuple[Order, E]],
+    limit: int,
+    below: Callable[[Order, int], list[tuple[Order, E]]],
+) -> list[tuple[Order, E]]:
     """The rows a copy holds once patched, newest first: ``entries`` are the rows of the
     copy (at ``places``) that no write touched and the touched facts read again that
-    belong in it; None when a full copy could have left out a row it now needs."""
+    belong in it; ``below(place, n)`` reads the ``n`` newest rows older than ``place``."""
     entries.sort(key=lambda e: e[0], reverse=True)  # nearly sorted: about linear
-    if len(places) < limit:  # the copy held every fact: it still does
+    if len(places) < limit or not places:  # the copy held every fact: it still does
         return entries[:limit]
-    # a full copy may have left older facts unread: what it holds must still fill it,
-    # from above its oldest fact (``Order`` values are unique, rowid last)
-    oldest = places[-1] if places else None
-    above = [e for e in entries if oldest is None or e[0] >= oldest]
+    # a full copy may have left older facts unread: it holds what it knows from its
+    # oldest fact up (``Order`` values are unique, rowid last; a touched fact now below
+    # it is read there again), and the rows below that, when a write left it short
+    oldest = places[-1]
+    above = [e for e in entries if e[0] >= oldest]
     if len(above) < limit:
-        return None
+        above += below(oldest, limit - len(above))
     return above[:limit]
 
 
-__all__ = ["SCOPE", "CopyKind", "Loaded", "Order", "ScopeRead", "place", "placed", "read_again"]
+__all__ = [
+    "SCOPE",
+    "CopyKind",
+    "Loaded",
+    "Order",
+    "ScopeRead",
+    "place",
+    "placed",
+    "read_again",
+    "read_below",
+]

@@ -25,6 +25,7 @@ from cognimem.store.sqlite.copy_patch import (
     place,
     placed,
     read_again,
+    read_below,
 )
 from cognimem.store.sqlite.rows import query
 
@@ -58,20 +59,25 @@ def patched(
     conn: sqlite3.Connection, kept: Kept[FactRows], asked: ScopeRead, touched: Collection[str]
 ) -> Loaded[FactRows] | None:
     """``kept`` with the facts ``touched`` read again (gone when no longer live in the
-    scope) and put in their place; None when the copy cannot tell what it would hold."""
+    scope) and put in their place, a full copy filled from below when left short; None
+    when the copy does not say its rows' places or cannot give their embeddings back
+    (``FactRows.patched``)."""
     old = kept.value
     if len(kept.order) != len(old.ids):
         return None
-    fresh = read_again(
-        conn, f"SELECT {_COLUMNS} FROM facts WHERE {_LIVE}", (*asked[:3], *LIVE_VALUES), touched
-    )
+    args = (*asked[:3], *LIVE_VALUES)
+    fresh = read_again(conn, f"SELECT {_COLUMNS} FROM facts WHERE {_LIVE}", args, touched)
     places = cast(Sequence[Order], kept.order)
     entries: list[tuple[Order, Source]] = [
         (order, i) for i, order in enumerate(places) if old.ids[i] not in touched
     ]
-    found = placed(places, [*entries, *_parts(fresh)], asked.limit)
-    rows = None if found is None else old.patched([e[1] for e in found])
-    return None if rows is None or found is None else Loaded(rows, [e[0] for e in found])
+
+    def below(at: Order, n: int) -> list[tuple[Order, Source]]:
+        return [*_parts(read_below(conn, f"SELECT {_COLUMNS}", _LIVE, args, at, n))]
+
+    found = placed(places, [*entries, *_parts(fresh)], asked.limit, below)
+    rows = old.patched([e[1] for e in found])
+    return None if rows is None else Loaded(rows, [e[0] for e in found])
 
 
 LIVE_ROWS: CopyKind[FactRows] = CopyKind(load, patched, kept_rows)

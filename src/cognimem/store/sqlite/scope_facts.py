@@ -21,6 +21,7 @@ from cognimem.store.sqlite.copy_patch import (
     place,
     placed,
     read_again,
+    read_below,
 )
 from cognimem.store.sqlite.rows import fact_from_row, query
 from cognimem.store.types import FactRowParts, ScopeFacts
@@ -63,7 +64,8 @@ def patched(
     conn: sqlite3.Connection, kept: Kept[ScopeFacts], asked: ScopeRead, touched: Collection[str]
 ) -> Loaded[ScopeFacts] | None:
     """``kept`` with the facts ``touched`` read again (gone when no longer in the
-    scope) and put in their place; None when the copy cannot tell what it would hold."""
+    scope) and put in their place, a full copy filled from below when left short; None
+    when the copy does not say its rows' places."""
     old = kept.value
     if len(kept.order) != len(old.facts):
         return None
@@ -74,8 +76,11 @@ def patched(
         for order, fact, parts in zip(places, old.facts, old.parts, strict=True)
         if fact.id not in touched
     ]
-    found = placed(places, entries + _decoded(fresh), asked.limit)
-    return None if found is None else _loaded(found)
+
+    def below(at: Order, n: int) -> list[Entry]:
+        return _decoded(read_below(conn, f"SELECT {_COLUMNS}", SCOPE, asked[:3], at, n))
+
+    return _loaded(placed(places, entries + _decoded(fresh), asked.limit, below))
 
 
 SCOPE_FACTS: CopyKind[ScopeFacts] = CopyKind(load, patched, kept_facts)
