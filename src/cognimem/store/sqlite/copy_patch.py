@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Generic, NamedTuple, TypeVar
 
 from cognimem.store.fact_copies import Kept
+from cognimem.store.sqlite.in_lists import in_chunks
 from cognimem.store.sqlite.rows import query
 
 T = TypeVar("T")
@@ -24,7 +25,6 @@ E = TypeVar("E")
 
 # a fact's place, newest first: (recorded_at, rowid), both integers
 Order = tuple[int, int]
-_BY_ID = 500  # ids a statement asks for at once
 
 SCOPE = "tenant_id = ? AND namespace = ? AND user_id IS ?"
 
@@ -70,9 +70,8 @@ def read_again(
     their values) among the facts ``ids``, a few hundred ids a statement."""
     ordered = sorted(ids)
     found: list[sqlite3.Row] = []
-    for start in range(0, len(ordered), _BY_ID):
-        part = ordered[start : start + _BY_ID]
-        found += query(conn, f"{select} AND id IN ({', '.join('?' * len(part))})", (*args, *part))
+    for part, marks in in_chunks(ordered):
+        found += query(conn, f"{select} AND id IN ({marks})", (*args, *part))
     return found
 
 
