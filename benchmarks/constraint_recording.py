@@ -41,7 +41,9 @@ Scoring (each message read alone by ``RuleExtractor.extract_one``, role ``user``
   statement (the same fact or, for a reason, a causal one);
 - *any constraint*: the statement gave at least one constraint fact;
 - *false constraints*: on the no-constraint sentences, the share that gave any
-  constraint fact, and constraint facts per sentence.
+  constraint fact of the user's, and such facts per sentence. A constraint read as
+  another person's ("My father refuses to drink herbal tea": subject ``father``) is what
+  that sentence states, not a constraint of the speaker's, and does not count.
 
 Usage (from the repository root):
 
@@ -82,6 +84,7 @@ _FUNCTION_WORDS = frozenset(
     )
 )
 _AGAINST_PREDICATES = frozenset({"allergy", "intolerance"})
+USER = "user"  # the subject of the speaker's own facts
 _REFUSAL = re.compile(
     r"^(?:no|not|never|avoid|avoiding|without|skip|skipping|stop|don't|do not|won't|can't|"
     r"cannot|refuse|refuse to)\b",
@@ -184,6 +187,11 @@ def constraint_facts(facts: Iterable[ExtractedFact]) -> list[ExtractedFact]:
     return [f for f in facts if f.category.value in _CONSTRAINT_VALUES and f.holds]
 
 
+def user_constraint_facts(facts: Iterable[ExtractedFact]) -> list[ExtractedFact]:
+    """The constraint facts whose subject is the speaker, not another person."""
+    return [f for f in constraint_facts(facts) if f.subject == USER]
+
+
 def recorded_by(row: Row, facts: Sequence[ExtractedFact]) -> ExtractedFact | None:
     """The constraint fact that records ``row`` with its stance and whole object."""
     wanted = content(row.object)
@@ -205,11 +213,12 @@ def score(rows: Sequence[Row], extractor: RuleExtractor) -> Tally:
         facts = extractor.extract_one(message).facts
         found = constraint_facts(facts)
         if not row.constraint:
+            claimed = user_constraint_facts(found)
             tally.quiet += 1
-            tally.quiet_broken += bool(found)
-            tally.quiet_facts += len(found)
-            if found:
-                got = "; ".join(describe(f) for f in found)
+            tally.quiet_broken += bool(claimed)
+            tally.quiet_facts += len(claimed)
+            if claimed:
+                got = "; ".join(describe(f) for f in claimed)
                 tally.false_constraints.append(f"{row.id} [{row.kind}] {row.text!r}: {got}")
             continue
         tally.statements += 1

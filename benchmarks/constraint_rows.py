@@ -7,9 +7,10 @@ Usage (from the repository root):
     PYTHONPATH=src python benchmarks/constraint_rows.py OUT.json
 
 Each set's rows map to ``recorded`` (a statement recorded with its stance and whole
-object) or ``false`` (a no-constraint sentence that gave a constraint fact), with the
-row's split; the sets are every ``benchmarks/data/constraint_*.jsonl``,
-``house_rules.jsonl`` and ``present_states.jsonl``.
+object) or ``false`` (a no-constraint sentence that gave a constraint fact of the
+user's, not another person's), with the row's split; the sets are every
+``benchmarks/data/constraint_*.jsonl``, ``house_rules.jsonl`` and
+``present_states.jsonl``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import json
 import sys
 from pathlib import Path
 
-from constraint_recording import REFERENCE, constraint_facts, load, recorded_by
+from constraint_recording import REFERENCE, load, recorded_by, user_constraint_facts
 
 from cognimem.ingest.extract.rules import RuleExtractor
 from cognimem.models.extraction import ExtractionInput
@@ -44,7 +45,7 @@ def main(out: Path) -> None:
             if row.constraint:
                 ok = recorded_by(row, facts) is not None
             else:
-                ok = bool(constraint_facts(facts))
+                ok = bool(user_constraint_facts(facts))
             rows[row.id] = {"split": row.split, "constraint": row.constraint, "hit": ok}
         result[path.stem] = rows
     out.write_text(json.dumps(result, indent=1), encoding="utf-8")
