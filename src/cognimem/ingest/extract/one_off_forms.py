@@ -19,9 +19,13 @@
   definite thing ("make the bake sale", "come to the premiere"), with a reason of the
   moment after "because", "since", "as" or a comma: the speaker busy with something now
   ("I'm working late", "I'm at a wedding", "I'm away", "I'm stuck at work"), feeling bad
-  ("I'm ill"), someone or something of theirs in a state ("my son is ill") or a past
-  event ("my car broke down"). Not a reason by a noun ("because of my back"), nor one
-  that is a standing trait ("because I'm coeliac").
+  ("I'm ill"), holding one engagement ("I have a deadline", "I've got a meeting until
+  eleven": a noun WordNet names an act, an event, a time, a gathering or a piece of
+  talk first), someone or something of theirs in a state ("my son is ill") or a past
+  event ("my car broke down"); or a refusal for one date with no thing named ("I can't go
+  on Thursday because I'm working late", not "on Thursdays"). Not a reason by a noun
+  ("because of my back"), nor one that is a standing trait ("because I'm coeliac", "I
+  have a nut allergy").
 """
 
 from __future__ import annotations
@@ -29,10 +33,17 @@ from __future__ import annotations
 import re
 
 from cognimem.ingest.extract.patterns import IRREGULAR_PAST, NOT_PAST_ED, icase
+from cognimem.text.dates import WEEKDAY
 from cognimem.text.noun_senses import first_class
 from cognimem.text.valence import valence
 
-__all__ = ["choice_offered_now", "excused_event", "feeling_of_one_event", "feeling_of_the_day"]
+__all__ = [
+    "choice_offered_now",
+    "excused_event",
+    "feeling_of_one_event",
+    "feeling_of_the_day",
+    "reads_plural",
+]
 
 _BE_OR_FEEL = r"(?:'m|'re|\s+am|\s+are|\s+was|\s+were|\s+feel|\s+felt|\s+am\s+feeling|'m\s+feeling)"
 _INTENSIFIER = (
@@ -66,6 +77,21 @@ _EXCUSE = icase(
     r"(?:\s+(?:on|this|next|tonight|today|tomorrow)\b[^,;.]*?)?"
     r"(?:\s*,\s*|\s+(?:because|since|as)\s+)(?P<reason>[^.;!?]+)"
 )
+# a refusal for one date, with no thing named: "I can't go on Thursday", "I won't play
+# tomorrow" (one weekday, not "on Thursdays", a habit)
+_EXCUSE_DATED = icase(
+    r"\b(?P<refusal>(?:I|we)\s+(?:can't|cannot|can\s+not|won't|will\s+not)\s+[a-z]+"
+    rf"(?:\s+[a-z]+)?\s+(?:on\s+{WEEKDAY}|tomorrow|tonight|today|this\s+[a-z]+))\b"
+    r"(?:\s*,\s*|\s+(?:because|since|as)\s+)(?P<reason>[^.;!?]+)"
+)
+# the speaker holding one engagement: "I have a deadline", "we've got a meeting until
+# eleven" (a noun whose most frequent sense in WordNet is an act, an event, a time, a
+# gathering or a piece of talk; not a state, "a nut allergy", nor a part of the body)
+_ENGAGED = icase(
+    r"^(?:I|we)(?:\s+have|'ve\s+got|\s+have\s+got|\s+got)\s+(?:a|an|another)\s+"
+    r"(?:[a-z-]+\s+){0,2}?(?P<noun>[a-z]+)(?:\s+(?:on|at|until|till|in|this|that|then)\b|\W*$)"
+)
+_ENGAGEMENTS = frozenset({"act", "event", "time", "group", "communication"})
 _BUSY_NOW = icase(
     r"^(?:I|we)(?:'m|'re|\s+am|\s+are)\s+(?:(?:[a-z]+ing)|at|away|stuck|busy|on\s+call|off|"
     r"out|abroad)\b|^(?:my|our)\s+(?:[a-z]+\s+){1,2}?(?:is|are)\s+(?:ill|sick|sore|off|away|"
@@ -74,7 +100,7 @@ _BUSY_NOW = icase(
 _BAD_NOW = icase(rf"^(?:I|we){_BE_OR_FEEL}\s+{_INTENSIFIER}(?P<word>[a-z]+)\W*$")
 
 
-def _plural(word: str) -> bool:
+def reads_plural(word: str) -> bool:
     """Whether ``word`` reads as a plural ("sessions", not "class")."""
     low = word.lower()
     return low.endswith("s") and not low.endswith(("ss", "'s"))
@@ -116,7 +142,7 @@ def choice_offered_now(clause: str) -> bool:
     np = m.group("np")
     head = np.split()[-1].lower()
     return (
-        not any(_plural(w) for w in np.split())
+        not any(reads_plural(w) for w in np.split())
         and not head.endswith("'s")
         and _VERBISH.search(np) is None
     )
@@ -128,14 +154,22 @@ def excused_event(clause: str, sentence: str) -> bool:
     trip, my car broke down"): the refusal and the whole sentence are the excuse, the
     reason's own clause is not."""
     said = clause.strip().rstrip(".!?;")
-    for m in _EXCUSE.finditer(sentence):
-        if _plural(m.group("thing").split()[-1]):
+    for m in (*_EXCUSE.finditer(sentence), *_EXCUSE_DATED.finditer(sentence)):
+        thing = m.groupdict().get("thing")
+        if thing and reads_plural(thing.split()[-1]):
             continue  # a plural is a kind: "I can't do the stairs since I'm ..."
-        reason = m.group("reason").strip()
-        moment = _BUSY_NOW.match(reason) or _PAST.search(reason)
-        if not moment:
-            bad = _BAD_NOW.match(reason)
-            moment = bad if bad and valence(bad.group("word")) < 0 else None
-        if moment and m.group("refusal") in said:
+        if _of_the_moment(m.group("reason").strip()) and m.group("refusal") in said:
             return True
     return False
+
+
+def _of_the_moment(reason: str) -> bool:
+    """Whether the ``reason`` of an excuse is of the moment: the speaker busy now or
+    holding one engagement, feeling bad, or a past event."""
+    if _BUSY_NOW.match(reason) or _PAST.search(reason):
+        return True
+    engaged = _ENGAGED.match(reason)
+    if engaged and first_class(engaged.group("noun")) in _ENGAGEMENTS:
+        return True  # "because I have a deadline"
+    bad = _BAD_NOW.match(reason)
+    return bad is not None and valence(bad.group("word")) < 0

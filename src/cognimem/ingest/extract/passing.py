@@ -46,7 +46,14 @@ occasion. A careful reader keeps no standing constraint from either.
   reason in the past ("I'm stressed because the builder cancelled"); a choice among the options
   offered now ("I'd rather the morning appointment", "... out of those two"); the
   refusal of an excuse for one event ("I can't make the bake sale because I'm
-  working"; the reason's own clause is left to the other readers);
+  working", "I can't go on Thursday because I have a deadline"; the reason's own clause
+  is left to the other readers);
+- a stance said of an option offered now (:mod:`.offered_picks`): a pick with a modal of
+  this reply ("I'd go for the direct flight"), a pointer at one offered thing in the
+  object ("I prefer the first one", "the blend you mentioned"), a reply that turns down
+  one definite part of an offer ("Fine, but I don't want the early train");
+- a past event told as a cause, or as a state with its reason (:mod:`.told_events`: "I
+  dropped my phone last week because my hands were full");
 - a stance for one date, read from the clause's time expressions (resolved by
   :func:`cognimem.text.temporal.find_times` against the message's time): a time dated
   from today (:func:`cognimem.text.told.told_from_today`) of a week or less ("next
@@ -74,6 +81,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
+from cognimem.ingest.extract.offered_picks import (
+    pick_of_an_offer,
+    points_at_an_offer,
+    turns_down_part_of_an_offer,
+)
 from cognimem.ingest.extract.one_off_forms import (
     choice_offered_now,
     excused_event,
@@ -81,6 +93,7 @@ from cognimem.ingest.extract.one_off_forms import (
     feeling_of_the_day,
 )
 from cognimem.ingest.extract.patterns import IRREGULAR_PAST, NOT_PAST_ED, NOT_WEARIED, icase
+from cognimem.ingest.extract.told_events import tells_one_event
 from cognimem.models.clock import to_utc
 from cognimem.models.knowledge import FactCategory
 from cognimem.text.mention import RECENT, TimeMention
@@ -204,6 +217,7 @@ _PAST_VERB = icase(rf"\b(?:{_IRREGULAR_PAST}|{NOT_PAST_ED}[a-z]+ed)\b")
 _FOR_GOOD = icase(r"\b(?:next\s+time|ever\s+again|again\s+ever|from\s+now\s+on|in\s+future)\b")
 # a stance on every repeat of what a pointer names: "do that again", "do this anymore"
 _REPEATS = icase(r"\b(?:again|anymore|any\s+more)\b")
+_GIVES_REASON = icase(r"\b(?:because|since|as)\b")
 
 
 def past_habit(clause: str) -> bool:
@@ -248,6 +262,8 @@ def in_the_moment(
     one event (:func:`.one_off_forms.excused_event`)."""
     if choice_offered_now(clause) or feeling_of_one_event(clause):
         return True  # "I'd rather the morning appointment", "I'm upset because it collapsed"
+    if kind is not FactCategory.GOAL and _said_of_an_offer(clause, value, sentence):
+        return True  # "I'd go for the direct flight", "I prefer the first one"
     if sentence and excused_event(clause, sentence):
         return True  # "I can't make the bake sale because I'm working"
     if feeling_of_the_day(clause) and _NOW_SAID.search(sentence.replace(clause, " ")):
@@ -255,6 +271,8 @@ def in_the_moment(
         # cook tonight, I'm exhausted" (a feeling of its own time stays a state: "I'm so
         # stressed right now")
         return True
+    if _told_whole(kind, clause, value) and tells_one_event(clause, times, reference):
+        return True  # "I dropped my phone last week because my hands were full"
     obj = _SPEAKER_LEAD.sub("", value, count=1)
     if _PRESENT_OBJECT.search(obj) and not _REPEATS.search(clause):
         return True
@@ -280,6 +298,26 @@ def in_the_moment(
     # a goal's time is when it is to be reached, not one occasion ("saving for a trip next
     # year", "aiming for a scholarship next fall")
     return kind is not FactCategory.GOAL and _on_one_date(clause, times, reference)
+
+
+def _said_of_an_offer(clause: str, value: str, sentence: str) -> bool:
+    """Whether a stance is said of an option offered now (:mod:`.offered_picks`); not
+    of every repeat of it ("I'd rather not do that one again")."""
+    if pick_of_an_offer(clause):
+        return True
+    return not _REPEATS.search(clause) and (
+        points_at_an_offer(clause, value) or turns_down_part_of_an_offer(sentence or clause, value)
+    )
+
+
+def _told_whole(kind: FactCategory | None, clause: str, value: str) -> bool:
+    """Whether ``value`` is its whole clause kept as a cause, or as a state with its
+    reason: an event told with no reason may leave a state ("I lost my job last month")."""
+    if value.strip(" .!?").casefold() != clause.strip(" .!?").casefold():
+        return False
+    return kind is FactCategory.CAUSAL or (
+        kind is FactCategory.STATE and _GIVES_REASON.search(clause) is not None
+    )
 
 
 def _points_at_one_instance(value: str) -> bool:
