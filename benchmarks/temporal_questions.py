@@ -8,6 +8,9 @@ set; see ``temporal_questions.md``): 26 short conversations in styles unlike the
 passing, lower-case texting between friends, a three-person group chat — three dated
 sessions each, four questions each of six kinds (the five of issue 31 and plain
 ``when``), each labelled with its evidence turns and the date it expects.
+``--data benchmarks/data/temporal_questions_told.jsonl`` reads eight more conversations
+(``temporal_questions_told.md``) whose events are told with no time word beside
+unrelated turns that carry dates.
 
 Protocol: that of ``benchmarks/time_kinds.py`` (one temporary SQLite database, default
 local embedder, no LLM, a padding session of filler before each session, one
@@ -18,7 +21,7 @@ per split, per kind and per split and kind, then the questions not fully answere
 
 Usage (repository root):
 
-    PYTHONPATH=src:. python benchmarks/temporal_questions.py [--preset NAME]
+    PYTHONPATH=src:. python benchmarks/temporal_questions.py [--data FILE] [--preset NAME]
         [--padding N] [--split tune|check|both] [--out benchmarks/results]
 """
 
@@ -42,6 +45,7 @@ TITLE = "# Time questions in other styles (`benchmarks/temporal_questions.py`)"
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DATA, help="a set in this file's schema")
     parser.add_argument("--preset", default="balanced")
     parser.add_argument("--padding", type=int, default=PADDING)
     parser.add_argument("--split", choices=(*SPLITS, "both"), default="both")
@@ -49,7 +53,7 @@ def main() -> None:
     args = parser.parse_args()
     splits = SPLITS if args.split == "both" else (args.split,)
     started = time.perf_counter()
-    rows = asyncio.run(run(DATA, args.preset, args.padding, splits))
+    rows = asyncio.run(run(args.data, args.preset, args.padding, splits))
     result = {
         "command": ("python benchmarks/temporal_questions.py " + " ".join(sys.argv[1:])).strip(),
         "machine": describe(),
@@ -59,7 +63,7 @@ def main() -> None:
     }
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
-        stem = "temporal_questions" if args.split == "both" else f"temporal_questions_{args.split}"
+        stem = args.data.stem if args.split == "both" else f"{args.data.stem}_{args.split}"
         (args.out / f"{stem}.json").write_text(json.dumps(result, indent=2) + "\n")
         (args.out / f"{stem}.md").write_text(render(result, TITLE))
     sys.stdout.write(render(result, TITLE))

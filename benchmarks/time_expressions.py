@@ -14,7 +14,9 @@ relative expressions compose), ``--set round6`` the sixth (``time_expressions_ro
 times told from another event, recurring times, absolute dates and holidays), ``--set
 round7`` the seventh (``time_expressions_round7.jsonl``, the same three kinds, at least 40
 rows of each), ``--set round8`` the eighth (``time_expressions_round8.jsonl``, the same
-three kinds, 48 rows of each, and 24 of the other three).
+three kinds, 48 rows of each, and 24 of the other three), ``--set added22`` weekday names
+inside noun phrases ("the Sunday market"), "today" / "tonight" beside other times and
+events told with no time word (``time_expressions_added22.jsonl``, halves of its own).
 It was frozen before any parser was run on it. One JSON object per line: the
 ``sentence``, the ``expression`` and its character ``span``, the ``anchor`` (when it
 was said), its ``tense`` (the caller knows it: ``past`` or ``future``; ``said``: not known,
@@ -97,9 +99,11 @@ ROUND5 = ROOT / "benchmarks" / "data" / "time_expressions_round5.jsonl"
 ROUND6 = ROOT / "benchmarks" / "data" / "time_expressions_round6.jsonl"
 ROUND7 = ROOT / "benchmarks" / "data" / "time_expressions_round7.jsonl"
 ROUND8 = ROOT / "benchmarks" / "data" / "time_expressions_round8.jsonl"
+# weekday names inside noun phrases, "today" beside other times, events with no time word
+ADDED22 = ROOT / "benchmarks" / "data" / "time_expressions_added22.jsonl"
 SETS = {"main": (DATA, *ADDED), "round2": (ROUND2,), "round3": (ROUND3,)}
 SETS |= {"round3_added": (ROUND3_ADDED,), "round4": (ROUND4,), "round5": (ROUND5,)}
-SETS |= {"round6": (ROUND6,), "round7": (ROUND7,), "round8": (ROUND8,)}
+SETS |= {"round6": (ROUND6,), "round7": (ROUND7,), "round8": (ROUND8,), "added22": (ADDED22,)}
 KINDS = ("absolute", "relative", "duration", "recurring", "vague", "event")
 SPLITS = ("tune", "check")
 KNOWN_TENSES = ("past", "future")
@@ -544,7 +548,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--set",
         choices=sorted(SETS),
         default="main",
-        help="main: time_expressions.jsonl and its added files; or round2 to round8",
+        help="main: time_expressions.jsonl and its added files; round2 to round8; added22",
     )
     ap.add_argument(
         "--before", type=Path, help="an earlier time_expressions.json: add a before/after table"
