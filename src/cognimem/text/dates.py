@@ -15,6 +15,9 @@ from typing import Literal
 from cognimem.text import calendar as cal
 from cognimem.text import holidays
 from cognimem.text.mention import DIGIT_OR, Resolved, Rule
+from cognimem.text.noun_senses import noun_classes
+from cognimem.text.stopwords import STOP_WORDS
+from cognimem.text.verb_senses import verb_senses
 
 # how a numeric date "3/4/2024" is read: the US's month first or day first
 DateOrder = Literal["month_first", "day_first"]
@@ -40,6 +43,27 @@ def is_word_not_weekday(word: str) -> bool:
     """Whether an abbreviation read as a weekday is a word of its own ("sat", "sun",
     "wed" in lower case), not the day."""
     return word.rstrip(".") in WORD_ABBREVIATIONS
+
+
+# a determiner or a possessor ("Mum's Sunday roast") before a weekday that modifies a noun
+_DETERMINED = re.compile(r"(?:\b(?:the|an?|my|our|your|his|her|their|its)|\w's)\s+$", re.I)
+_NEXT_WORD = re.compile(r"\s+([a-z][\w-]*)", re.IGNORECASE)
+_NOT_MODIFIED = cal.WEEKDAY_WORDS | frozenset(cal.DAY_ORDINALS)  # "Monday first thing"
+
+
+def names_a_thing(text: str, start: int, end: int) -> bool:
+    """Whether the weekday at ``text[start:end]`` modifies a noun: "the Sunday market",
+    "my Monday class", "Wednesday football" name a recurring thing, not a day. The next
+    word must be a noun (WordNet) that names no time ("Sunday week", "Friday morning")
+    and is no function word ("the Saturday we met") nor ordinal ("Monday first thing"),
+    and, with no determiner before the weekday, no verb either ("Tuesday works for
+    me")."""
+    after = _NEXT_WORD.match(text, end)
+    word = after.group(1).lower() if after else ""
+    classes = noun_classes(word) if word not in STOP_WORDS else ()
+    if not classes or classes[0] == "time" or word in _NOT_MODIFIED:
+        return False
+    return _DETERMINED.search(text, 0, start) is not None or verb_senses(word) is None
 
 
 YEAR = r"((?:19|20)\d{2})"

@@ -143,10 +143,13 @@ def _relative_weekday(m: re.Match[str], ref: datetime, _future: bool) -> Resolve
 def _bare_weekday(m: re.Match[str], ref: datetime, future: bool) -> Resolved:
     """ "on Friday", a weekday's abbreviation that is the whole text ("sun"), or one
     after "on" / "by" / "until" / "since" or ending a clause ("see you Thurs!"; "sat",
-    "sun" and "wed" only capitalised there)."""
+    "sun" and "wed" only capitalised there); not a weekday that names a recurring thing
+    ("the Sunday market", :func:`.dates.names_a_thing`)."""
     short = m.group(3) or m.group(4)
     if short and dates.is_word_not_weekday(short) and not m.group(0).lower().startswith("since"):
         return None  # "I sat.", "on sun loungers" (not "since sat")
+    if m.group(1) and dates.names_a_thing(m.string, m.start(1), m.end(1)):
+        return None
     weekday = cal.weekday_of(m.group(1) or m.group(2) or short)
     return cal.day_window(
         (cal.weekday_after if future else cal.weekday_before)(ref.date(), weekday)

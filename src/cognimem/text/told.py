@@ -16,7 +16,7 @@ from datetime import date, datetime, timedelta
 
 from cognimem.text import calendar as cal
 from cognimem.text.calendar import NUMBER, UNIT
-from cognimem.text.dates import SEASON, WEEKDAY
+from cognimem.text.dates import SEASON, WEEKDAY, names_a_thing
 from cognimem.text.holidays import HOLIDAY_NAMES, holiday_days
 from cognimem.text.mention import TimeMention
 
@@ -257,6 +257,8 @@ def told_after(
             continue  # "the next Tuesday", "the next spring" replace "next ..."; dates stay
         if m.group("n") and any(_overlaps(d, m) for d in _DURATION.finditer(text)):
             continue  # "for twenty years before that": a duration (:func:`durations`)
+        if m.group("weekday") and names_a_thing(text, m.start("weekday"), m.end("weekday")):
+            continue  # "this morning the Saturday market ...": a recurring thing
         while rest and rest[0].span[1] <= m.start():
             out.append(rest.pop(0))
         anchor = (out[-1].start, out[-1].end) if out else after
