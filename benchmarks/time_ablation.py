@@ -331,7 +331,7 @@ _MODULE_REGEXES: tuple[tuple[ModuleType, str], ...] = (
     (holidays, "_OCCASION_AFTER"),
     *((told, n) for n in ("_DURATION", "_BARE", "_UNIT_ENDS", "_PERFECT", "_PAST_PERFECT")),
     *((told, n) for n in ("_CLAUSE_BREAK", "_OPENS", "_RUNS_FROM", "_LATER")),
-    *((told, n) for n in ("_PART_OF", "_HABIT", "_HABIT_TOLD", "_AFTER_HABIT", "_OF_EVERY")),
+    *((told, n) for n in ("_PART_OF", "_HABIT", "_HABIT_TOLD", "_AFTER_HABIT")),
     *((told, n) for n in ("_BETWEEN", "_BETWEEN_BEFORE")),
 )
 
