@@ -12,7 +12,10 @@ whole object:
 - last, a judgement VADER rates (:mod:`.rated_stances`: "I find X distracting") and a
   verb of feeling or avoiding WordNet knows (:mod:`.feeling_verbs`: "I abhor X", "I shun
   X", "X irritates me"), then an idiom or a judging word VADER leaves
-  (:mod:`.taste_idioms`: "I'm keen on X", "I thrive on X", "X are so tiring").
+  (:mod:`.taste_idioms`: "I'm keen on X", "I thrive on X", "X are so tiring"), then a
+  verdict the speaker owns by an idiom (:mod:`.owned_verdicts`: "X is something I'll
+  never get used to", "X are the highlight of my weekend", "X is a crime as far as I'm
+  concerned", "X make me gag", "I love X because ...").
 
 Not one: a like or enjoyment with no alternative ("I enjoy X", "I like to swim"): a
 preference only, or a strong like when said with an intensifier ("I really enjoy X":
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 from cognimem.ingest.extract.body_reactions import BODY_WORDS, body_reaction
 from cognimem.ingest.extract.feeling_verbs import feeling_stance
+from cognimem.ingest.extract.owned_verdicts import owned_verdict
 from cognimem.ingest.extract.patterns import gated, icase
 from cognimem.ingest.extract.rated_stances import rated_stance
 from cognimem.ingest.extract.strong_likes import liked_object, names_a_thing
@@ -97,5 +101,6 @@ def like_form(said: str) -> tuple[str, bool] | None:
     if top is not None:
         return top, True
     # "I find X distracting", "I'm not fond of X"; else "I abhor X", "X irritates me";
-    # else "I'm keen on X", "X are so tiring"
-    return rated_stance(said) or feeling_stance(said) or idiom_stance(said)
+    # else "I'm keen on X", "X are so tiring"; else "X is something I'll never get used to"
+    read = rated_stance(said) or feeling_stance(said) or idiom_stance(said)
+    return read or owned_verdict(said)

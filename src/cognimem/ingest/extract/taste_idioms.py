@@ -44,7 +44,7 @@ from cognimem.ingest.extract.strong_likes import names_a_thing
 from cognimem.text.tokens import words
 from cognimem.text.valence import valence
 
-__all__ = ["IDIOM_WORDS", "idiom_stance"]
+__all__ = ["IDIOM_WORDS", "idiom_stance", "judging"]
 
 # the words one of which a form here needs (a clause's trigger words); a judgement VADER
 # rates is hinted by :func:`.judged_kinds.judged_hint`
@@ -118,7 +118,7 @@ def _owned(m: re.Match[str]) -> bool:
     return bool(m["tail"] or seems or m["degree"] or noun) and not _CAUSED.search(m["rest"])
 
 
-def _judging(word: str) -> bool:
+def judging(word: str) -> bool:
     """Whether ``word`` (with its article, "an eyesore") judges against what it is said
     of: VADER rates it negative, or it is one of the judging words VADER leaves."""
     bare = _ARTICLE.sub("", word)
@@ -145,6 +145,6 @@ def idiom_stance(said: str) -> tuple[str, bool] | None:
     if found is not None and abs(rating := valence(found[0]["word"])) >= RATED:
         return found[1], rating > 0
     found = kind_judged(_JUDGED, said)
-    if found is not None and _owned(found[0]) and _judging(found[0]["word"]):
+    if found is not None and _owned(found[0]) and judging(found[0]["word"]):
         return found[1], False
     return None
