@@ -120,3 +120,21 @@ async def test_a_lookup_sees_another_stores_revocation_at_once(
     assert found is not None
     assert found.revoked_at == later(3)
     assert not found.usable_at(later(4))
+
+
+async def test_every_change_to_the_keys_moves_the_change_count(
+    store: Store, writer: Store, later: Callable[[int], datetime]
+) -> None:
+    # what a server's key cache (api/key_cache.py) reads on every request instead of
+    # the key: it moves with a key issued or revoked by any store on the database
+    counts = [await store.api_key_changes()]
+    stored = key("acme", "cm_counted")
+    await writer.put_api_key(stored)
+    counts.append(await store.api_key_changes())
+    assert await store.find_api_key(content_hash("cm_counted")) == stored
+    await store.list_api_keys("acme")
+    counts.append(await store.api_key_changes())  # looking keys up changes nothing
+    await writer.revoke_api_key(stored.id, later(1))
+    counts.append(await store.api_key_changes())
+
+    assert counts[0] < counts[1] == counts[2] < counts[3]

@@ -85,6 +85,7 @@ async def test_postgres_concurrent_first_opens_migrate_once(blank_postgres_dsn: 
         (23, "drop_sql_search"),
         (25, "items_shared_level"),
         (26, "vectors_inline"),
+        (27, "api_key_changes"),
     ]
     extensions = await _sql(blank_postgres_dsn, "SELECT extname FROM pg_extension")
     assert {"vector", "pg_trgm"} <= {r[0] for r in extensions}

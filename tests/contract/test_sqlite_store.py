@@ -73,6 +73,7 @@ async def test_sqlite_migrations_are_recorded_and_idempotent(tmp_path: Path) -> 
         (22, "procedure_agents"),
         (25, "items_shared_level"),
         (26, "scope_row_changes"),
+        (27, "api_key_changes"),
     ]
 
 
@@ -144,9 +145,9 @@ async def test_sqlite_applies_a_migration_numbered_below_the_applied_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Version 6 may land after 7 was applied (two branches): it is applied then (with
-    21, which adds columns to its table)."""
+    21, which adds columns to its table, and 27, which adds triggers on it)."""
     path = tmp_path / "gap.db"
-    without_six = [m for m in migrations.MIGRATIONS if m[0] not in (6, 21)]
+    without_six = [m for m in migrations.MIGRATIONS if m[0] not in (6, 21, 27)]
     monkeypatch.setattr(migrations, "MIGRATIONS", without_six[::-1])  # any order
     early = SQLiteStore(path)
     await early.open()

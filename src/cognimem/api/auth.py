@@ -16,7 +16,9 @@ agent's memory; a ``user`` key only its user's. A write beyond the key's level i
 ``PermissionDenied`` (403).
 
 Every authenticated request counts against its key's rate limit
-(``api/rate_limits.py``).
+(``api/rate_limits.py``). Keys are looked up through a :class:`KeyCache`
+(``api/key_cache.py``), which re-reads nothing while the store's key-change counter
+stands still: a key revoked anywhere is refused on its next request.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from cognimem.api.key_cache import KeyCache
 from cognimem.api.rate_limits import (
     LocalRateLimiter,
     RateLimiter,
@@ -159,6 +162,7 @@ class Authenticator:
         clock: Clock = utc_now,
     ) -> None:
         self.store = store
+        self.keys = KeyCache(store)
         self.settings = settings.auth
         if limiter is None:
             url = rate_limit_url(settings)
@@ -175,7 +179,7 @@ class Authenticator:
         token = bearer_token(authorization)
         if token is None:
             raise Unauthenticated("missing or malformed Authorization header: use 'Bearer <key>'")
-        key = await self.store.find_api_key(hash_secret(token))
+        key = await self.keys.find(hash_secret(token))
         if key is None or not key.usable_at(self._clock()):
             # one message for unknown, revoked and expired keys: nothing to probe
             raise Unauthenticated("invalid, revoked or expired API key")

@@ -114,6 +114,11 @@ class KeyStore(Protocol):
 
     async def find_api_key(self, key_hash: str) -> ApiKey | None: ...
 
+    async def api_key_changes(self) -> int:
+        """How many times the keys have changed (issued, revoked, edited or deleted, by
+        any process): a key found while this stood at one value is still as found while
+        it stands there."""
+
     async def list_api_keys(self, tenant_id: str | None) -> list[ApiKey]: ...
 
     async def revoke_api_key(self, key_id: str, at: datetime) -> ApiKey:

@@ -74,6 +74,7 @@ TABLES: dict[str, str] = {
     " idempotent, so a copy's first run finds what is left to do",
     "queue_jobs": "left out: jobs of this deployment; an unprocessed event is exported",
     "api_keys": "left out: credentials of this server, not a user's memory",
+    "api_key_changes": "left out: this database's cache version counter of api_keys",
     "meta": "left out: the database's own settings (its embedding model)",
     "schema_migrations": "left out: the database's own schema version",
 }  # fmt: skip

@@ -76,6 +76,11 @@ class PostgresKeys(PostgresDatabase):
         async with self._connection() as conn:
             return await find(conn, key_hash)
 
+    async def api_key_changes(self) -> int:
+        async with self._connection() as conn:
+            changes = await conn.fetchval("SELECT changes FROM api_key_changes")
+            return 0 if changes is None else int(changes)  # no row: nothing changed yet
+
     async def list_api_keys(self, tenant_id: str | None) -> list[ApiKey]:
         async with self._connection() as conn:
             return await list_keys(conn, tenant_id)

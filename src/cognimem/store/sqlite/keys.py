@@ -34,6 +34,12 @@ def find(conn: sqlite3.Connection, key_hash: str) -> ApiKey | None:
     return _key(found[0]) if found else None
 
 
+def changes(conn: sqlite3.Connection) -> int:
+    # no row yet: no key has changed since the table was made
+    row = conn.execute("SELECT changes FROM api_key_changes").fetchone()
+    return 0 if row is None else int(row[0])
+
+
 def list_keys(conn: sqlite3.Connection, tenant_id: str | None) -> list[ApiKey]:
     if tenant_id is None:
         rows = query(conn, f"SELECT {_COLUMNS} FROM api_keys ORDER BY created_at, id", ())
@@ -68,6 +74,10 @@ class SQLiteKeys(SQLiteDatabase):
         # every HTTP request asks this: one row by a unique key, read on the calling
         # thread (a hop to a reader thread and back costs more than the lookup)
         return await self._db.read(lambda conn: find(conn, key_hash), here=True)
+
+    async def api_key_changes(self) -> int:
+        # every HTTP request asks this (api/key_cache.py): on the calling thread too
+        return await self._db.read(changes, here=True)
 
     async def list_api_keys(self, tenant_id: str | None) -> list[ApiKey]:
         return await self._db.read(lambda conn: list_keys(conn, tenant_id))

@@ -46,5 +46,16 @@ def migrate(conn: sqlite3.Connection) -> None:
 
 
 def _statements(sql: str) -> list[str]:
+    """``sql``'s statements without comment lines; a trigger's body, whose statements end
+    in ``;`` too, stays in its ``CREATE TRIGGER`` (SQLite says when one is complete)."""
     lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
-    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+    out: list[str] = []
+    pending = ""
+    for part in "\n".join(lines).split(";"):
+        pending += part + ";"
+        if sqlite3.complete_statement(pending):
+            out.append(pending.strip().removesuffix(";").strip())
+            pending = ""
+    if pending.strip(" \n;"):
+        out.append(pending.strip().removesuffix(";").strip())
+    return [s for s in out if s]
