@@ -12,7 +12,10 @@ After ``--warmup`` requests, ``--requests`` requests are sent by one client (one
 time) and then by ``--clients`` clients at once; the server's CPU (``utime + stime`` from
 ``/proc/<pid>/stat``) over each phase, divided by the requests, is its CPU per request.
 Trees alternate within every round, in a rotated order, so drift of the machine's load
-falls on all; the table gives the median and the range over rounds.
+falls on all; the table gives the median and the range over rounds. Each tree serves a
+copy of the database of its own: the database is built by the ``cognimem`` this file
+imports (its own ``PYTHONPATH``), so run it with the tree of the oldest schema first on
+the path when the trees' schemas differ (a newer tree migrates its copy on its start).
 
 Usage (repository root):
 
@@ -27,6 +30,7 @@ import asyncio
 import json
 import os
 import runpy
+import shutil
 import statistics
 import subprocess
 import sys
@@ -124,12 +128,17 @@ async def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     secret = await prepare(db, packet, args.items)
     trees: dict[str, str] = dict(t.split("=", 1) for t in args.tree)
     names = list(trees)
+    # a database per tree: a tree whose schema is newer migrates its own copy on its
+    # first start, and an older tree would refuse a database migrated past it
+    dbs = {name: work / f"stack-{i}.db" for i, name in enumerate(names)}
+    for copy in dbs.values():
+        await asyncio.to_thread(shutil.copyfile, db, copy)
     samples: dict[str, dict[str, list[float]]] = {n: {"one": [], "many": []} for n in names}
     loads = []
     for r in range(args.rounds):
         loads.append(os.getloadavg()[0])
         for name in names[r % len(names) :] + names[: r % len(names)]:
-            one, many = await one_tree(trees[name], db, packet, secret, args)
+            one, many = await one_tree(trees[name], dbs[name], packet, secret, args)
             samples[name]["one"].append(one)
             samples[name]["many"].append(many)
             print(f"round {r + 1} {name}: {one:.3f} / {many:.3f} ms", flush=True)
