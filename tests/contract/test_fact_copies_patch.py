@@ -290,3 +290,39 @@ async def test_patched_copies_of_a_scopes_facts_equal_a_fresh_load(
     assert patches["FactRows"]
     assert patches["ScopeFacts"]
     assert patches["profile carried"]
+
+
+async def test_a_kept_profile_serves_only_the_settings_it_was_made_with(
+    store: Store, writer: Store
+) -> None:
+    """The profile kept on a copy of the fact rows was consolidated with one read's
+    profile settings and area descriptions; a read with other settings, or without the
+    descriptions (or with them after a read that had none), gets the profile its own
+    settings give, as a store that never kept one consolidates it."""
+    writes = Writes(store, writer, 7)
+    for _ in range(12):
+        await writes.add()
+    args = ("t1", ALICE.namespace, "alice", 5_000)
+    rows = await store.fact_rows(*args)
+    reads = (
+        (PROFILE, None),
+        (PROFILE, DESCRIPTIONS),
+        (ProfileConfig(paraphrase=0.99, same_subject=0.99), DESCRIPTIONS),
+        (ProfileConfig(area_affinity=0.0, thing_affinity=0.0), DESCRIPTIONS),
+        (PROFILE, DESCRIPTIONS),
+    )
+    for config, descriptions in reads:
+        kept = await rows_profile(store, "t1", rows, config, descriptions)
+        fresh = twin(store)  # a store that never kept a profile
+        await fresh.open()
+        try:
+            theirs = await fresh.fact_rows(*args)
+            again = await rows_profile(fresh, "t1", theirs, config, descriptions)
+        finally:
+            await fresh.close()
+        assert kept.profile.entries
+        assert kept.profile.entries == again.profile.entries
+        for name in ("areas", "things", "nearest"):
+            _same_arrays(getattr(kept.profile, name), getattr(again.profile, name))
+        # and the profile now kept serves the next read with these settings
+        assert await rows_profile(store, "t1", rows, config, descriptions) is kept

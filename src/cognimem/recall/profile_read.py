@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from itertools import zip_longest
 
@@ -44,10 +44,20 @@ _KEY = "profile"
 class RowsProfile:
     """The profile of one copy of the user's fact rows, kept on it (``FactRows.derived``)
     and carried to the copy a store patches it into after a write while the write left
-    the user's live constraints as they were (``carried``)."""
+    the user's live constraints as they were (``carried``). It serves only a read with
+    the ``config`` and the area ``descriptions`` (the very array, or None) it was
+    consolidated with (``fits``): another read's settings consolidate it again."""
 
     profile: Profile
     by_fact: dict[str, Standing]
+    config: ProfileConfig
+    descriptions: np.ndarray | None = field(compare=False)
+
+    def fits(self, config: ProfileConfig, descriptions: np.ndarray | None) -> bool:
+        """Whether this profile is the one ``config`` and ``descriptions`` would give."""
+        return self.descriptions is descriptions and (
+            self.config is config or self.config == config
+        )
 
     def carried(self, before: FactRows, after: FactRows, changed: frozenset[str]) -> object:
         """This profile for ``after`` (``before`` patched, the rows ``changed`` read again
@@ -68,7 +78,7 @@ class RowsProfile:
             for s in self.profile.entries
         )
         profile = replace(self.profile, entries=entries)
-        return RowsProfile(profile, profile.by_fact())
+        return RowsProfile(profile, profile.by_fact(), self.config, self.descriptions)
 
 
 def _constraint_rows(rows: FactRows) -> list[int]:
@@ -87,9 +97,10 @@ async def rows_profile(
     descriptions: np.ndarray | None,
 ) -> RowsProfile:
     """The profile of ``rows`` (the user's live fact rows, newest first): the one kept on
-    them, else consolidated from their constraints and kept on them."""
+    them when it was consolidated with this ``config`` and these ``descriptions``, else
+    consolidated from their constraints and kept on them in its place."""
     found = rows.derived.get(_KEY)
-    if isinstance(found, RowsProfile):
+    if isinstance(found, RowsProfile) and found.fits(config, descriptions):
         return found
     chosen = np.flatnonzero(rows.in_categories(_CONSTRAINT_VALUES))
     facts = await store.get_facts(tenant_id, [rows.ids[i] for i in chosen])
@@ -107,7 +118,7 @@ async def rows_profile(
         if config.thing_affinity:
             things = thing_shares(statements, descriptions, config.thing_temperature)
             profile = replace(profile, things=things)
-    kept_profile = RowsProfile(profile, profile.by_fact())
+    kept_profile = RowsProfile(profile, profile.by_fact(), config, descriptions)
     rows.derived[_KEY] = kept_profile
     return kept_profile
 
